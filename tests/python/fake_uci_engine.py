@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""A tiny UCI perft engine built on python-chess, for testing the tools.
+
+`fake_uci_engine.py MODE` answers `go perft` correctly in mode "ok"; the other
+modes misbehave on purpose: "miscount" adds one to the first root move's
+count, "no-ep" leaves en passant captures out, "die" exits with status 3
+(after a line on stderr), "hang" never answers. An info line precedes each
+perft answer, as Stockfish prints, to check that parsers skip it.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import chess
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from crosscheck import reference_divide  # noqa: E402
+
+
+def answer_perft(board: chess.Board, depth: int, mode: str) -> None:
+    """Print the perft divide and total the way `mode` says."""
+    if mode == "die":
+        print("fake engine: dying on purpose", file=sys.stderr, flush=True)
+        sys.exit(3)
+    if mode == "hang":
+        time.sleep(3600)
+    divide = reference_divide(board.fen(en_passant="fen"), depth)
+    if mode == "miscount" and divide:
+        first = next(iter(divide))
+        divide[first] += 1
+    if mode == "no-ep":
+        divide = {m: n for m, n in divide.items() if not board.is_en_passant(chess.Move.from_uci(m))}
+    print("info string fake perft")
+    for move, count in divide.items():
+        print(f"{move}: {count}")
+    print(f"\nNodes searched: {sum(divide.values())}\n", flush=True)
+
+
+def main() -> None:
+    """Serve UCI commands from stdin until 'quit' or end of input."""
+    mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+    board = chess.Board()
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "uci":
+            print("id name fake\nuciok", flush=True)
+        elif words[0] == "isready":
+            print("readyok", flush=True)
+        elif words[0] == "position":
+            moves_at = words.index("moves") if "moves" in words else len(words)
+            board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:moves_at]))
+            for move in words[moves_at + 1:]:
+                board.push_uci(move)
+        elif words[:2] == ["go", "perft"]:
+            answer_perft(board, int(words[2]), mode)
+        elif words[0] == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main()
