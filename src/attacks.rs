@@ -37,12 +37,8 @@ pub struct ZobristKeys {
     pub black_to_move: u64,
 }
 
-static mut ZOBRIST: ZobristKeys = ZobristKeys {
-    piece_square: [[0; 64]; 12],
-    castling: [0; 16],
-    en_passant: [0; 8],
-    black_to_move: 0,
-};
+static mut ZOBRIST: ZobristKeys =
+    ZobristKeys { piece_square: [[0; 64]; 12], castling: [0; 16], en_passant: [0; 8], black_to_move: 0 };
 
 const UNINIT: u8 = 0;
 const BUSY: u8 = 1;
@@ -62,11 +58,13 @@ pub fn init() {
         unsafe {
             #[cfg(not(feature = "embed-sliders"))]
             {
-                let table = &mut *(&raw mut SLIDERS);
+                let table_ptr = &raw mut SLIDERS;
+                let table = &mut *table_ptr;
                 tablegen::fill_slider_table(table, &ROOK_MAGICS, &ROOK_DIRS);
                 tablegen::fill_slider_table(table, &BISHOP_MAGICS, &BISHOP_DIRS);
             }
-            fill_zobrist(&mut *(&raw mut ZOBRIST));
+            let keys_ptr = &raw mut ZOBRIST;
+            fill_zobrist(&mut *keys_ptr);
         }
         STATE.store(READY, Ordering::Release);
     } else {
@@ -100,7 +98,8 @@ pub fn is_initialised() -> bool {
 pub fn zobrist() -> &'static ZobristKeys {
     debug_assert!(is_initialised());
     // SAFETY: written only inside `init` before STATE becomes READY; read-only afterwards.
-    unsafe { &*(&raw const ZOBRIST) }
+    let keys_ptr = &raw const ZOBRIST;
+    unsafe { &*keys_ptr }
 }
 
 #[inline(always)]

@@ -50,7 +50,11 @@ impl Position {
 
     /// The standard starting position.
     pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::STARTPOS).expect("the start position is valid")
+        match Position::from_fen(crate::fen::STARTPOS) {
+            Ok(pos) => pos,
+            // Not `expect`: that would pull `Debug` formatting into the shipped binary.
+            Err(_) => unreachable!(),
+        }
     }
 
     /// Side to move.
@@ -216,9 +220,7 @@ impl Position {
     #[inline(always)]
     pub fn capturable_en_passant(&self) -> Option<Square> {
         let ep = self.en_passant?;
-        (attacks::pawn(!self.side, ep) & self.pieces(self.side, PieceType::Pawn))
-            .any()
-            .then_some(ep)
+        (attacks::pawn(!self.side, ep) & self.pieces(self.side, PieceType::Pawn)).any().then_some(ep)
     }
 
     #[inline(always)]
@@ -241,6 +243,53 @@ impl Position {
             key ^= z.black_to_move;
         }
         key ^ z.castling[self.castling.bits() as usize] ^ self.en_passant_key()
+    }
+
+    /// Checks that the redundant parts of the position agree: piece bitboards disjoint and
+    /// matching the mailbox, one king each, no pawn on a back rank, key, checkers and pins
+    /// as recomputed from scratch. Debug builds run it after every move.
+    pub fn check_consistency(&self) -> Result<(), &'static str> {
+        let mut seen = Bitboard::EMPTY;
+        for bb in self.by_type {
+            if (seen & bb).any() {
+                return Err("two piece types share a square");
+            }
+            seen |= bb;
+        }
+        if (self.by_color[0] & self.by_color[1]).any() || seen != self.occupied() {
+            return Err("colour and type bitboards disagree");
+        }
+        for i in 0..64u8 {
+            let sq = Square::new(i);
+            let from_bitboards = seen.contains(sq).then(|| {
+                let kind = PieceType::ALL.into_iter().find(|&k| self.by_type[k.index()].contains(sq));
+                let color = if self.by_color[1].contains(sq) { Color::Black } else { Color::White };
+                kind.map(|k| Piece::new(color, k))
+            });
+            if from_bitboards.flatten() != self.mailbox[sq.index()] {
+                return Err("mailbox and bitboards disagree");
+            }
+        }
+        if self.pieces(Color::White, PieceType::King).count() != 1
+            || self.pieces(Color::Black, PieceType::King).count() != 1
+        {
+            return Err("a side does not have exactly one king");
+        }
+        if (self.by_type[0] & (Bitboard::RANK_1 | Bitboard::RANK_8)).any() {
+            return Err("a pawn stands on a back rank");
+        }
+        if self.key != self.compute_key() {
+            return Err("incremental key differs from the recomputed key");
+        }
+        let mut fresh = *self;
+        fresh.update_check_info();
+        if (fresh.checkers, fresh.pinned) != (self.checkers, self.pinned) {
+            return Err("stale checkers or pinned pieces");
+        }
+        if self.is_attacked(self.king_square(!self.side), self.side, self.occupied()) {
+            return Err("the side not to move is in check");
+        }
+        Ok(())
     }
 
     /// Recomputes checkers and pinned pieces for the side to move.
@@ -316,8 +365,7 @@ impl Position {
             self.halfmove = 0;
         }
 
-        self.castling &= CastlingRights::kept_after_touching(from)
-            & CastlingRights::kept_after_touching(to);
+        self.castling &= CastlingRights::kept_after_touching(from) & CastlingRights::kept_after_touching(to);
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -325,7 +373,10 @@ impl Position {
         self.key ^= z.black_to_move ^ z.castling[self.castling.bits() as usize];
         self.key ^= self.en_passant_key();
         self.update_check_info();
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key drifted after {m}");
+        #[cfg(debug_assertions)]
+        if let Err(e) = self.check_consistency() {
+            panic!("inconsistent position after {m}: {e}");
+        }
     }
 
     /// The position after `m` (copy-make convenience).

@@ -180,10 +180,30 @@ fn parse_castling(pos: &Position, text: &str) -> Result<CastlingRights, FenError
     let mut rights = CastlingRights::empty();
     for c in text.bytes() {
         let (right, king, rook, missing) = match c {
-            b'K' => (CastlingRights::WHITE_KING, Square::E1, Square::H1, "K needs the white king on e1 and a white rook on h1"),
-            b'Q' => (CastlingRights::WHITE_QUEEN, Square::E1, Square::A1, "Q needs the white king on e1 and a white rook on a1"),
-            b'k' => (CastlingRights::BLACK_KING, Square::E8, Square::H8, "k needs the black king on e8 and a black rook on h8"),
-            b'q' => (CastlingRights::BLACK_QUEEN, Square::E8, Square::A8, "q needs the black king on e8 and a black rook on a8"),
+            b'K' => (
+                CastlingRights::WHITE_KING,
+                Square::E1,
+                Square::H1,
+                "K needs the white king on e1 and a white rook on h1",
+            ),
+            b'Q' => (
+                CastlingRights::WHITE_QUEEN,
+                Square::E1,
+                Square::A1,
+                "Q needs the white king on e1 and a white rook on a1",
+            ),
+            b'k' => (
+                CastlingRights::BLACK_KING,
+                Square::E8,
+                Square::H8,
+                "k needs the black king on e8 and a black rook on h8",
+            ),
+            b'q' => (
+                CastlingRights::BLACK_QUEEN,
+                Square::E8,
+                Square::A8,
+                "q needs the black king on e8 and a black rook on a8",
+            ),
             _ => return err(F, "expected '-' or letters from KQkq (Chess960 is not supported)"),
         };
         if rights.contains(right) {
@@ -228,6 +248,7 @@ fn parse_en_passant(pos: &Position, text: &str) -> Result<Option<Square>, FenErr
 
 impl Position {
     /// Parses and validates a FEN (four to six fields).
+    #[inline(never)]
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_ascii_whitespace();
         let mut pos = Position::empty();
@@ -284,24 +305,26 @@ impl Position {
                 match self.piece_on(Square::from_coords(file, rank)) {
                     Some(p) => {
                         if empty > 0 {
-                            s.push((b'0' + empty) as char);
+                            push_char(&mut s, (b'0' + empty) as char);
                             empty = 0;
                         }
-                        s.push(p.fen_char() as char);
+                        push_char(&mut s, p.fen_char() as char);
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                s.push((b'0' + empty) as char);
+                push_char(&mut s, (b'0' + empty) as char);
             }
             if rank > 0 {
-                s.push('/');
+                push_char(&mut s, '/');
             }
         }
-        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        for c in if self.side == Color::White { " w " } else { " b " }.chars() {
+            push_char(&mut s, c);
+        }
         if self.castling.is_empty() {
-            s.push('-');
+            push_char(&mut s, '-');
         }
         for (right, c) in [
             (CastlingRights::WHITE_KING, 'K'),
@@ -310,20 +333,29 @@ impl Position {
             (CastlingRights::BLACK_QUEEN, 'q'),
         ] {
             if self.castling.contains(right) {
-                s.push(c);
+                push_char(&mut s, c);
             }
         }
-        s.push(' ');
+        push_char(&mut s, ' ');
         match self.en_passant {
-            Some(sq) => sq.name().iter().for_each(|&c| s.push(c as char)),
-            None => s.push('-'),
+            Some(sq) => sq.name().iter().for_each(|&c| push_char(&mut s, c as char)),
+            None => push_char(&mut s, '-'),
         }
-        s.push(' ');
+        push_char(&mut s, ' ');
         push_number(&mut s, self.halfmove as u64);
-        s.push(' ');
+        push_char(&mut s, ' ');
         push_number(&mut s, self.fullmove as u64);
         s
     }
+}
+
+/// Appends an ASCII character. Every buffer here is sized for its longest content (a FEN
+/// is at most 92 bytes), so nothing is ever dropped; `try_push` avoids `push`'s panic
+/// formatting code in the shipped binary.
+#[inline]
+pub fn push_char<const N: usize>(s: &mut ArrayString<N>, c: char) {
+    debug_assert!(!s.is_full());
+    let _ = s.try_push(c);
 }
 
 /// Appends the decimal digits of `n` (no `core::fmt`, which the shipped binary avoids).
@@ -340,6 +372,6 @@ pub fn push_number<const N: usize>(s: &mut ArrayString<N>, n: u64) {
         }
     }
     for &d in &digits[i..] {
-        s.push(d as char);
+        push_char(s, d as char);
     }
 }

@@ -26,6 +26,7 @@ struct Stdout {
 }
 
 impl Output for Stdout {
+    #[inline(never)]
     fn write(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
             if self.len == self.buf.len() {
@@ -85,7 +86,9 @@ fn run(uci: &mut Uci, out: &mut Stdout) {
         buf.copy_within(start..end, 0);
         len = end - start;
         if len == buf.len() {
-            out.put("info string error: input line longer than 16384 bytes, ignored\n").flush();
+            if !overflow {
+                out.put("info string error: input line longer than 16384 bytes, ignored\n").flush();
+            }
             overflow = true;
             len = 0;
         }

@@ -49,22 +49,25 @@ const CAPTURE_PROMOTIONS: [MoveFlag; 4] = [
     MoveFlag::CapturePromoBishop,
 ];
 
+/// Appends a move. A list holds 256 moves and no position has more than 218 legal ones,
+/// so this never drops a move (`try_push` rather than `push`, whose panic message would pull
+/// formatting code into the shipped binary).
+#[inline(always)]
+fn add(list: &mut MoveList, m: Move) {
+    debug_assert!(!list.is_full());
+    let _ = list.try_push(m);
+}
+
 #[inline(always)]
 fn push_all(list: &mut MoveList, from: Square, targets: Bitboard, flag: MoveFlag) {
     for to in targets {
-        list.push(Move::new(from, to, flag));
+        add(list, Move::new(from, to, flag));
     }
 }
 
 /// Pawn moves, all shifted by the same `delta` (from = to - delta).
 #[inline(always)]
-fn push_pawn_moves(
-    list: &mut MoveList,
-    pos: &Position,
-    targets: Bitboard,
-    delta: i8,
-    flags: &[MoveFlag],
-) {
+fn push_pawn_moves(list: &mut MoveList, pos: &Position, targets: Bitboard, delta: i8, flags: &[MoveFlag]) {
     let king = pos.king_square(pos.side_to_move());
     for to in targets {
         let from = to.offset(-delta);
@@ -72,7 +75,7 @@ fn push_pawn_moves(
             continue;
         }
         for &flag in flags {
-            list.push(Move::new(from, to, flag));
+            add(list, Move::new(from, to, flag));
         }
     }
 }
@@ -93,14 +96,14 @@ fn generate<const NOISY: bool, const QUIET: bool>(pos: &Position, list: &mut Mov
     if NOISY {
         for to in king_targets & theirs {
             if !pos.is_attacked(to, them, without_king) {
-                list.push(Move::new(king, to, MoveFlag::Capture));
+                add(list, Move::new(king, to, MoveFlag::Capture));
             }
         }
     }
     if QUIET {
         for to in king_targets & !theirs {
             if !pos.is_attacked(to, them, without_king) {
-                list.push(Move::new(king, to, MoveFlag::Quiet));
+                add(list, Move::new(king, to, MoveFlag::Quiet));
             }
         }
     }
@@ -110,11 +113,8 @@ fn generate<const NOISY: bool, const QUIET: bool>(pos: &Position, list: &mut Mov
         return;
     }
     // In check, other pieces must capture the checker or step between it and the king.
-    let check_mask = if checkers.any() {
-        attacks::between(king, checkers.lsb()) | checkers
-    } else {
-        Bitboard::ALL
-    };
+    let check_mask =
+        if checkers.any() { attacks::between(king, checkers.lsb()) | checkers } else { Bitboard::ALL };
     let captures = theirs & check_mask;
     let quiets = !occupied & check_mask;
 
@@ -199,7 +199,7 @@ fn generate_en_passant(
         let after = occupied ^ from.bb() ^ victim.bb() ^ ep.bb();
         let attackers = pos.attackers_to(king, after) & pos.pieces_of_color(!us) & !victim.bb();
         if attackers.is_empty() {
-            list.push(Move::new(from, ep, MoveFlag::EnPassant));
+            add(list, Move::new(from, ep, MoveFlag::EnPassant));
         }
     }
 }
@@ -237,14 +237,14 @@ fn generate_castling(pos: &Position, list: &mut MoveList, us: Color, occupied: B
         && !pos.is_attacked(f, them, occupied)
         && !pos.is_attacked(g, them, occupied)
     {
-        list.push(Move::new(e, g, MoveFlag::KingCastle));
+        add(list, Move::new(e, g, MoveFlag::KingCastle));
     }
     if rights.contains(queen_side)
         && (occupied & (b.bb() | c.bb() | d.bb())).is_empty()
         && !pos.is_attacked(d, them, occupied)
         && !pos.is_attacked(c, them, occupied)
     {
-        list.push(Move::new(e, c, MoveFlag::QueenCastle));
+        add(list, Move::new(e, c, MoveFlag::QueenCastle));
     }
 }
 
@@ -277,6 +277,7 @@ impl core::fmt::Display for MoveError {
 }
 
 /// Parses a UCI move and checks it against the legal moves of `pos`.
+#[inline(never)]
 pub fn parse_uci_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let bytes = text.as_bytes();
     let (squares, promo) = match bytes.len() {

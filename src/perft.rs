@@ -21,6 +21,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Perft split by root move: calls `report(move, count)` for each legal move in generation
 /// order and returns the total.
+#[inline(never)]
 pub fn divide(pos: &Position, depth: u32, mut report: impl FnMut(Move, u64)) -> u64 {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);

@@ -30,19 +30,12 @@ pub const SLIDER_TABLE_SIZE: usize = ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE;
 pub fn offset(sq: usize, (df, dr): (i32, i32)) -> Option<usize> {
     let f = (sq % 8) as i32 + df;
     let r = (sq / 8) as i32 + dr;
-    if (0..8).contains(&f) && (0..8).contains(&r) {
-        Some((r * 8 + f) as usize)
-    } else {
-        None
-    }
+    if (0..8).contains(&f) && (0..8).contains(&r) { Some((r * 8 + f) as usize) } else { None }
 }
 
 /// Squares reached by single steps from `sq`.
 pub fn step_attacks(sq: usize, steps: &[(i32, i32)]) -> u64 {
-    steps
-        .iter()
-        .filter_map(|&s| offset(sq, s))
-        .fold(0, |bb, to| bb | 1 << to)
+    steps.iter().filter_map(|&s| offset(sq, s)).fold(0, |bb, to| bb | 1 << to)
 }
 
 /// Knight attacks from `sq`.

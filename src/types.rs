@@ -534,21 +534,17 @@ impl Move {
     /// The piece a promotion makes.
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
-        if self.is_promotion() {
-            Some(PieceType::ALL[1 + (self.0 >> 12 & 3) as usize])
-        } else {
-            None
-        }
+        if self.is_promotion() { Some(PieceType::ALL[1 + (self.0 >> 12 & 3) as usize]) } else { None }
     }
 
     /// The UCI text, e.g. `e2e4` or `e7e8q` (promotions always carry the letter).
     pub fn uci(self) -> ArrayString<5> {
         let mut s = ArrayString::new();
         for c in self.from().name().into_iter().chain(self.to().name()) {
-            s.push(c as char);
+            crate::fen::push_char(&mut s, c as char);
         }
         if let Some(p) = self.promotion() {
-            s.push(p.letter() as char);
+            crate::fen::push_char(&mut s, p.letter() as char);
         }
         s
     }

@@ -133,13 +133,17 @@ impl Uci {
 
     /// `position startpos|fen <fen> [moves <m1> …]`. On any error the position is left as
     /// it was, so a bad command cannot leave the engine half-way through a game.
+    #[inline(never)]
     fn cmd_position<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
         let mut pos = match tokens.next() {
             Some("startpos") => {
                 match tokens.next() {
                     None | Some("moves") => {}
                     Some(other) => {
-                        error(out).put("position: unexpected '").put(excerpt(other)).put("' after startpos\n");
+                        error(out)
+                            .put("position: unexpected '")
+                            .put(excerpt(other))
+                            .put("' after startpos\n");
                         return;
                     }
                 }
@@ -160,13 +164,21 @@ impl Uci {
                 match Position::from_fen(&fen) {
                     Ok(pos) => pos,
                     Err(e) => {
-                        error(out).put("position: invalid FEN (").put(e.field.name()).put("): ").put(e.reason).put("\n");
+                        error(out)
+                            .put("position: invalid FEN (")
+                            .put(e.field.name())
+                            .put("): ")
+                            .put(e.reason)
+                            .put("\n");
                         return;
                     }
                 }
             }
             Some(other) => {
-                error(out).put("position: expected 'startpos' or 'fen', got '").put(excerpt(other)).put("'\n");
+                error(out)
+                    .put("position: expected 'startpos' or 'fen', got '")
+                    .put(excerpt(other))
+                    .put("'\n");
                 return;
             }
             None => {
@@ -182,7 +194,14 @@ impl Uci {
             match parse_uci_move(&pos, text) {
                 Ok(m) => pos.make(m),
                 Err(e) => {
-                    error(out).put("position: move ").num(i as u64 + 1).put(" '").put(excerpt(text)).put("': ").put(e.reason()).put("\n");
+                    error(out)
+                        .put("position: move ")
+                        .num(i as u64 + 1)
+                        .put(" '")
+                        .put(excerpt(text))
+                        .put("': ")
+                        .put(e.reason())
+                        .put("\n");
                     return;
                 }
             }
@@ -191,13 +210,17 @@ impl Uci {
     }
 
     /// `go perft <depth>`; searching arrives with the search module.
+    #[inline(never)]
     fn cmd_go<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
         match tokens.next() {
             Some("perft") => {
                 let depth = match tokens.next().map(str::parse::<u32>) {
                     Some(Ok(d)) if d <= MAX_PERFT_DEPTH => d,
                     _ => {
-                        error(out).put("go perft: expected a depth from 0 to ").num(MAX_PERFT_DEPTH as u64).put("\n");
+                        error(out)
+                            .put("go perft: expected a depth from 0 to ")
+                            .num(MAX_PERFT_DEPTH as u64)
+                            .put("\n");
                         return;
                     }
                 };
@@ -213,6 +236,7 @@ impl Uci {
     }
 }
 
+#[inline(never)]
 fn cmd_setoption<'a>(mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
     if tokens.next() != Some("name") {
         error(out).put("setoption: expected 'setoption name <id> [value <x>]'\n");

@@ -4,11 +4,11 @@
 Plays random games from the start position and from a few tricky seed
 positions, with move choice biased towards castling, en passant, promotions
 (each promotion piece is its own move, so underpromotions come as often as
-queening), checks and double pushes that allow en passant. Positions along
-the games are sampled, favouring those with such features; checkmates and
-stalemates are always kept. For each sampled position the engine is sent
-`position fen <fen>` and `go perft <depth>`, and its divide (per root move
-counts) and total are compared with a perft computed by python-chess.
+queening), checks (mating ones most) and double pushes that allow en passant.
+Positions along the games are sampled, favouring those with such features;
+checkmates and stalemates are always kept. For each sampled position the
+engine is sent `position fen <fen>` and `go perft <depth>`, and its divide
+(per root move counts) and total are compared with python-chess perft.
 
 About 30% of positions that have an en passant square with no legal en
 passant capture are sent with the square written anyway (as Chessnut, used by
@@ -33,9 +33,9 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import chess
 
@@ -290,7 +290,7 @@ def run(
     with UciEngine(engine_path, timeout) as engine:
         engine.handshake()
         with multiprocessing.Pool(jobs) as pool:
-            for sample, reference in zip(samples, pool.imap(_reference_job, work)):
+            for sample, reference in zip(samples, pool.imap(_reference_job, work), strict=True):
                 try:
                     divide, total = engine.perft(sample.fen, depth, timeout)
                 except EngineError as exc:

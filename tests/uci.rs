@@ -1,0 +1,155 @@
+//! The shipped binary over UCI, through real pipes.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs the engine on `input` (stdin closed afterwards) and returns (stdout, exit code).
+fn run_bytes(input: &[u8]) -> (String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Write from another thread so a large input cannot deadlock against our reading.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("engine ends");
+    writer.join().unwrap();
+    (String::from_utf8(out.stdout).expect("output is UTF-8"), out.status.code().unwrap_or(-1))
+}
+
+fn run(input: &str) -> String {
+    let (out, code) = run_bytes(input.as_bytes());
+    assert_eq!(code, 0, "engine exit code; output:\n{out}");
+    out
+}
+
+fn errors(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("info string error: ")).collect()
+}
+
+#[test]
+fn handshake() {
+    let out = run("uci\nisready\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("id name minnow"), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin")));
+    let uciok = lines.iter().position(|&l| l == "uciok").expect("uciok");
+    assert_eq!(lines[uciok + 1], "readyok");
+    assert!(errors(&out).is_empty());
+}
+
+#[test]
+fn perft_output_has_stockfish_form() {
+    let out = run("position startpos\ngo perft 3\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20 + 3, "{out}");
+    let mut sum = 0;
+    for line in &lines[..20] {
+        let (mv, n) = line.split_once(": ").expect("'move: count'");
+        assert!(mv.len() == 4);
+        sum += n.parse::<u64>().unwrap();
+    }
+    assert_eq!(sum, 8902);
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "Nodes searched: 8902");
+}
+
+#[test]
+fn position_with_fen_and_moves() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = run(&format!("position fen {kiwipete} moves e1g1 a6e2\ngo perft 2\nd\n"));
+    assert!(out.contains("Fen: r3k2r/p1ppqpb1/1n2pnp1/3PN3/1p2P3/2N2Q1p/PPPBbPPP/R4RK1 w kq - 0 2"), "{out}");
+    // Moves after startpos; CRLF line endings and extra spaces are fine.
+    let out = run("position   startpos  moves e2e4 e7e5 g1f3\r\nd\r\n");
+    assert!(out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"), "{out}");
+    // Promotion with letter.
+    let out = run("position fen 8/4P1k1/8/8/8/8/8/4K3 w - - 0 1 moves e7e8n\nd\n");
+    assert!(out.contains("Fen: 4N3/6k1/8/8/8/8/8/4K3 b - - 0 1"), "{out}");
+}
+
+#[test]
+fn bad_input_gets_an_error_line_and_the_engine_keeps_going() {
+    let cases = [
+        "xyzzy",
+        "position",
+        "position nowhere",
+        "position startpos garbage",
+        "position fen",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 e2e4",
+        "position fen 8/4P1k1/8/8/8/8/8/4K3 w - - 0 1 moves e7e8",
+        "go",
+        "go perft",
+        "go perft -1",
+        "go perft 99",
+        "go perft x",
+        "setoption",
+        "setoption name Nonsense value 3",
+        "setoption name Threads value 4",
+    ];
+    for case in cases {
+        let out = run(&format!("position startpos moves d2d4\n{case}\nd\nisready\n"));
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{case:?} gave {out}");
+        // A failed command leaves the previous position in place.
+        assert!(
+            out.contains("Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1"),
+            "{case:?} changed the position: {out}"
+        );
+        assert!(out.ends_with("readyok\n"), "{case:?}: {out}");
+    }
+    let out = run("position fen 8/8/8/8/8/8/8/8 w - - 0 1\n");
+    assert!(out.contains("invalid FEN (piece placement): white has no king"), "{out}");
+    let out = run("position startpos moves e2e4 e7e5 e1e3\n");
+    assert!(out.contains("move 3 'e1e3': not a legal move"), "{out}");
+}
+
+#[test]
+fn empty_lines_are_ignored() {
+    let out = run("\n\n   \n\t\nisready\n");
+    assert_eq!(out, "readyok\n");
+}
+
+#[test]
+fn quit_stops_reading() {
+    let out = run("isready\nquit\nisready\n");
+    assert_eq!(out, "readyok\n");
+}
+
+#[test]
+fn end_of_input_means_quit() {
+    assert_eq!(run(""), "");
+    // A last line without a newline is not a command yet; EOF just ends.
+    assert_eq!(run("isready\nisre"), "readyok\n");
+}
+
+#[test]
+fn invalid_utf8_and_overlong_lines() {
+    let (out, code) = run_bytes(b"\xff\xfe garbage\nisready\n");
+    assert_eq!(code, 0);
+    assert_eq!(out, "info string error: input line is not valid UTF-8\nreadyok\n");
+    let mut long = vec![b'a'; 100_000];
+    long.extend_from_slice(b"\nisready\n");
+    let (out, code) = run_bytes(&long);
+    assert_eq!(code, 0);
+    assert_eq!(out, "info string error: input line longer than 16384 bytes, ignored\nreadyok\n");
+}
+
+#[test]
+fn a_whole_game_of_moves_fits() {
+    // 200 knight shuffles: a long but legal move list (1000+ bytes per 200 moves).
+    let mut cmd = String::from("position startpos moves");
+    for i in 0..200 {
+        cmd.push_str([" g1f3", " g8f6", " f3g1", " f6g8"][i % 4]);
+    }
+    let out = run(&format!("{cmd}\nd\n"));
+    assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 200 101"), "{out}");
+}
