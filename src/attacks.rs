@@ -10,7 +10,9 @@
 //! Every [`crate::board::Position`] constructor calls [`init`], so any code holding a
 //! position may use these lookups.
 
-use crate::tablegen::{self, BISHOP_DIRS, Magic, ROOK_DIRS, SLIDER_TABLE_SIZE, SplitMix};
+use crate::tablegen::{self, Magic, SplitMix};
+#[cfg(not(feature = "embed-sliders"))]
+use crate::tablegen::{BISHOP_DIRS, ROOK_DIRS, SLIDER_TABLE_SIZE};
 use crate::types::{Bitboard, Color, Square};
 use core::sync::atomic::{AtomicU8, Ordering};
 

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Size, linking, start-up time and memory of the minnow binary: the figures in the README.
+
+    python3 tools/measure.py                  # target/release/minnow (built if missing)
+    python3 tools/measure.py --compare-embed  # also build with the slider table embedded
+
+For each binary it reports the stripped size, its `xz -9e` size, whether `ldd` calls it
+static, the median time from process start to `readyok` (start-up includes filling the
+slider table and Zobrist keys unless they are embedded), and the peak RSS of the process
+(from wait4) while it answers `isready` and while it runs `go perft 6` from the start
+position. Peak RSS is the kernel's VmHWM of the engine process, read from /proc just
+before it quits: unlike wait4's ru_maxrss it does not include the pages of the forked
+parent before exec. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(features: str | None, target_dir: Path | None) -> Path:
+    """Builds the release binary (optionally with features) and returns its path."""
+    cmd = ["cargo", "build", "--release", "--quiet"]
+    if features:
+        cmd += ["--features", features]
+    env = dict(os.environ)
+    if target_dir:
+        env["CARGO_TARGET_DIR"] = str(target_dir)
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True)
+    return (target_dir or ROOT / "target") / "release" / "minnow"
+
+
+def xz_size(path: Path) -> int:
+    """Size after `xz -9e` (the same as Python's lzma preset 9 | PRESET_EXTREME)."""
+    data = path.read_bytes()
+    return len(lzma.compress(data, format=lzma.FORMAT_XZ, preset=9 | lzma.PRESET_EXTREME))
+
+
+def is_static(path: Path) -> bool:
+    """True if ldd says 'not a dynamic executable'."""
+    out = subprocess.run(["ldd", str(path)], capture_output=True, text=True)
+    return "not a dynamic executable" in (out.stdout + out.stderr)
+
+
+def run_commands(path: Path, commands: str, wait_for: str) -> tuple[float, int]:
+    """Sends `commands`, waits for a line starting with `wait_for`, then quits.
+
+    Returns (seconds from spawn to that line, peak RSS in KiB so far)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin and proc.stdout
+    proc.stdin.write(commands)
+    proc.stdin.flush()
+    for line in proc.stdout:
+        if line.startswith(wait_for):
+            break
+    elapsed = time.perf_counter() - start
+    peak_kib = peak_rss_kib(proc.pid)
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    if proc.wait() != 0:
+        raise SystemExit(f"{path} exited with {proc.returncode}")
+    return elapsed, peak_kib
+
+
+def peak_rss_kib(pid: int) -> int:
+    """VmHWM (peak resident set size) of a live process, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no VmHWM for process {pid}")
+
+
+def measure(path: Path, runs: int) -> dict[str, float]:
+    """All figures of one binary."""
+    startups, idle_rss = [], []
+    for _ in range(runs):
+        t, rss = run_commands(path, "isready\n", "readyok")
+        startups.append(t)
+        idle_rss.append(rss)
+    perft_time, perft_rss = run_commands(path, "position startpos\ngo perft 6\n", "Nodes searched")
+    return {
+        "size": path.stat().st_size,
+        "xz": xz_size(path),
+        "static": is_static(path),
+        "startup_ms": statistics.median(startups) * 1000,
+        "idle_rss_kib": int(statistics.median(idle_rss)),
+        "perft6_s": perft_time,
+        "perft6_rss_kib": perft_rss,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", type=Path, help="binary to measure (default: build target/release/minnow)")
+    parser.add_argument("--compare-embed", action="store_true", help="also measure a build with --features embed-sliders")
+    parser.add_argument("--runs", type=int, default=30, help="start-up runs (median)")
+    args = parser.parse_args()
+
+    variants = [("start-up fill (shipped)", args.engine or build(None, None))]
+    if args.compare_embed:
+        variants.append(("embedded table", build("embed-sliders", ROOT / "target" / "embed-sliders")))
+
+    print(f"{'variant':26} {'bytes':>8} {'xz -9e':>8} {'static':>6} {'start-up':>9} {'idle RSS':>9} {'perft 6':>8} {'perft RSS':>10}")
+    for name, path in variants:
+        m = measure(path, args.runs)
+        print(
+            f"{name:26} {m['size']:>8} {m['xz']:>8} {'yes' if m['static'] else 'NO':>6} "
+            f"{m['startup_ms']:>7.2f}ms {m['idle_rss_kib']:>6} KiB {m['perft6_s']:>7.2f}s {m['perft6_rss_kib']:>6} KiB"
+        )
+        if not m["static"]:
+            print(f"error: {path} is dynamically linked", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
