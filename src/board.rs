@@ -379,11 +379,105 @@ impl Position {
         }
     }
 
+    /// Passes the move to the opponent (null-move pruning). Not legal in check.
+    #[inline]
+    pub fn make_null(&mut self) {
+        debug_assert!(!self.in_check());
+        let z = attacks::zobrist();
+        self.key ^= self.en_passant_key();
+        self.en_passant = None;
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.side = !self.side;
+        self.key ^= z.black_to_move;
+        self.update_check_info();
+    }
+
+    /// True if `m` (legal here) checks the opponent: directly from its destination, or by
+    /// uncovering one of our sliders. Castling, en passant and promotions, which move two
+    /// pieces or change one, are played out.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if matches!(m.flag(), MoveFlag::KingCastle | MoveFlag::QueenCastle | MoveFlag::EnPassant)
+            || m.is_promotion()
+        {
+            return self.after(m).in_check();
+        }
+        let us = self.side;
+        let king = self.king_square(!us);
+        let (from, to) = (m.from(), m.to());
+        let occupied = (self.occupied() ^ from.bb()) | to.bb();
+        let direct = match self.mailbox[from.index()].map(|p| p.kind()) {
+            Some(PieceType::Pawn) => attacks::pawn(us, to),
+            Some(PieceType::Knight) => attacks::knight(to),
+            Some(PieceType::Bishop) => attacks::bishop(to, occupied),
+            Some(PieceType::Rook) => attacks::rook(to, occupied),
+            Some(PieceType::Queen) => attacks::queen(to, occupied),
+            _ => Bitboard::EMPTY,
+        };
+        if direct.contains(king) {
+            return true;
+        }
+        let uncovered = (attacks::bishop(king, occupied) & self.diagonal_sliders(us))
+            | (attacks::rook(king, occupied) & self.straight_sliders(us));
+        (uncovered & !from.bb()).any()
+    }
+
+    /// True if `color` has a piece other than pawns and king (null-move zugzwang guard).
+    #[inline]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.by_color[color.index()]
+            & !(self.by_type[PieceType::Pawn.index()] | self.by_type[PieceType::King.index()]))
+        .any()
+    }
+
+    /// FIDE dead positions by material: bare kings, king and one minor piece against a
+    /// bare king, or bishops (any number) all on squares of one colour and nothing else.
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy = self.by_type[PieceType::Pawn.index()]
+            | self.by_type[PieceType::Rook.index()]
+            | self.by_type[PieceType::Queen.index()];
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.by_type[PieceType::Knight.index()];
+        let bishops = self.by_type[PieceType::Bishop.index()];
+        let minors = knights | bishops;
+        if minors.count() <= 1 {
+            return true;
+        }
+        knights.is_empty()
+            && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & !Bitboard::LIGHT).is_empty())
+    }
+
     /// The position after `m` (copy-make convenience).
     #[inline]
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;
         next.make(m);
         next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_move_list;
+
+    /// `gives_check` agrees with playing the move, on every legal move of the perft suite
+    /// and of positions one move further.
+    #[test]
+    fn gives_check_matches_playing_the_move() {
+        let mut checks = 0;
+        for line in include_str!("../tests/data/perftsuite.epd").lines() {
+            let root = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            for first in legal_move_list(&root) {
+                let pos = root.after(first);
+                for m in legal_move_list(&pos) {
+                    let expected = pos.after(m).in_check();
+                    assert_eq!(pos.gives_check(m), expected, "{m} in {}", pos.fen());
+                    checks += expected as u32;
+                }
+            }
+        }
+        assert!(checks > 1000, "{checks}");
     }
 }

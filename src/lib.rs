@@ -10,11 +10,19 @@
 extern crate std;
 
 pub mod attacks;
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod movegen;
+pub mod movepick;
+pub mod params;
 pub mod perft;
+pub mod search;
+pub mod see;
 pub mod tablegen;
+pub mod time;
+pub mod tt;
 pub mod types;
 pub mod uci;
 

@@ -1,14 +1,16 @@
 //! The shipped engine: a `no_std`, `no_main`, libc-free static executable that reads UCI
-//! commands from standard input and answers on standard output.
+//! commands from standard input and answers on standard output. `minnow bench [depth]`
+//! runs the benchmark and exits.
 #![no_std]
 #![no_main]
 
 mod sys;
 
-use minnow::uci::{Flow, Output, Uci};
+use minnow::tt::{BUCKETS_PER_MIB, Bucket};
+use minnow::uci::{Env, Flow, Output, Uci};
 
-// Entry point: the kernel starts us with the stack pointer at argc. Pass it on and align
-// the stack to 16 bytes as the C ABI requires.
+// Entry point: the kernel starts us with the stack pointer at argc, followed by the argv
+// pointers. Pass it on and align the stack to 16 bytes as the C ABI requires.
 core::arch::global_asm!(
     ".globl _start",
     "_start:",
@@ -18,6 +20,15 @@ core::arch::global_asm!(
     "call minnow_start",
     "ud2",
 );
+
+/// Largest `Hash` in MiB: with the 0.84 MiB slider table this keeps the engine inside the
+/// competition's 5 MiB. Pages of the table beyond the `Hash` in use are never touched and
+/// cost no memory.
+const MAX_HASH_MIB: usize = 3;
+
+/// Transposition-table storage, handed to the front end once at start-up.
+static mut TT_STORAGE: [Bucket; MAX_HASH_MIB * BUCKETS_PER_MIB] =
+    [Bucket::EMPTY; MAX_HASH_MIB * BUCKETS_PER_MIB];
 
 /// Standard output with a buffer, written out at each flush or when full.
 struct Stdout {
@@ -48,58 +59,149 @@ impl Output for Stdout {
 /// Longest input line accepted; longer lines are reported and skipped.
 const LINE_CAPACITY: usize = 16 * 1024;
 
-/// Reads standard input line by line and hands each line to the front end. End of input
-/// means quit, as in every UCI engine.
-fn run(uci: &mut Uci, out: &mut Stdout) {
-    let mut buf = [0u8; LINE_CAPACITY];
-    let mut len = 0; // bytes of the current (incomplete) line in `buf`
-    let mut overflow = false; // the current line is too long and is being skipped
-    loop {
-        let n = sys::read(0, &mut buf[len..]);
-        if n == -4 {
-            continue; // EINTR
+/// Standard input split into lines, readable with or without blocking.
+struct Stdin {
+    buf: [u8; LINE_CAPACITY],
+    /// Start of unread data in `buf`.
+    start: usize,
+    /// End of data in `buf`.
+    end: usize,
+    /// The current line is too long and is being skipped.
+    overflow: bool,
+    /// Input has ended.
+    eof: bool,
+}
+
+impl Stdin {
+    /// Reads more input. Returns false if none is available (non-blocking) or at EOF.
+    fn fill(&mut self, block: bool) -> bool {
+        if self.eof || (!block && !sys::poll_readable(0, 0)) {
+            return false;
         }
-        if n <= 0 {
-            return;
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
         }
-        let end = len + n as usize;
-        let mut start = 0;
-        while let Some(nl) = buf[start..end].iter().position(|&b| b == b'\n') {
-            let line = &buf[start..start + nl];
-            start += nl + 1;
-            if overflow {
-                overflow = false;
+        if self.end == self.buf.len() {
+            // A line longer than the buffer: drop it up to its newline.
+            self.overflow = true;
+            self.end = 0;
+        }
+        loop {
+            let n = sys::read(0, &mut self.buf[self.end..]);
+            if n == sys::EINTR {
                 continue;
             }
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            let flow = match core::str::from_utf8(line) {
-                Ok(text) => uci.handle_line(text, out),
-                Err(_) => {
-                    out.put("info string error: input line is not valid UTF-8\n").flush();
-                    Flow::Continue
-                }
-            };
-            if flow == Flow::Quit {
-                return;
+            if n <= 0 {
+                self.eof = true;
+                return false;
             }
-        }
-        buf.copy_within(start..end, 0);
-        len = end - start;
-        if len == buf.len() {
-            if !overflow {
-                out.put("info string error: input line longer than 16384 bytes, ignored\n").flush();
-            }
-            overflow = true;
-            len = 0;
+            self.end += n as usize;
+            return true;
         }
     }
 }
 
+/// The clock and standard input, as the front end sees them.
+struct System {
+    stdin: Stdin,
+    out_of_band: &'static str,
+}
+
+impl Env for System {
+    fn now_ms(&mut self) -> u64 {
+        sys::monotonic_ms()
+    }
+
+    fn read_line(&mut self, block: bool) -> Option<&str> {
+        let s = &mut self.stdin;
+        loop {
+            if let Some(nl) = s.buf[s.start..s.end].iter().position(|&b| b == b'\n') {
+                let line_start = s.start;
+                s.start += nl + 1;
+                if s.overflow {
+                    s.overflow = false;
+                    self.out_of_band = "input line longer than 16384 bytes, ignored";
+                    continue;
+                }
+                let line = &s.buf[line_start..line_start + nl];
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                return match core::str::from_utf8(line) {
+                    Ok(text) => Some(text),
+                    Err(_) => {
+                        self.out_of_band = "input line is not valid UTF-8";
+                        Some("")
+                    }
+                };
+            }
+            if !s.fill(block) {
+                // End of input means quit; otherwise nothing is waiting.
+                return if s.eof { Some("quit") } else { None };
+            }
+        }
+    }
+}
+
+/// Command-line argument `i` (0 = the program) from the initial stack.
+///
+/// # Safety
+/// `stack` must be the stack pointer the kernel passed to `_start`.
+unsafe fn arg(stack: *const usize, i: usize) -> Option<&'static [u8]> {
+    // SAFETY: the kernel lays out argc, then argc pointers to NUL-terminated strings that
+    // live as long as the process.
+    unsafe {
+        if i >= *stack {
+            return None;
+        }
+        let ptr = *stack.add(1 + i) as *const u8;
+        Some(core::slice::from_raw_parts(ptr, sys::strlen(ptr)))
+    }
+}
+
 #[unsafe(no_mangle)]
-extern "C" fn minnow_start(_stack: *const usize) -> ! {
+extern "C" fn minnow_start(stack: *const usize) -> ! {
     let mut out = Stdout { buf: [0; 4096], len: 0 };
-    let mut uci = Uci::new();
-    run(&mut uci, &mut out);
+    let stdin = Stdin { buf: [0; LINE_CAPACITY], start: 0, end: 0, overflow: false, eof: false };
+    let mut system = System { stdin, out_of_band: "" };
+    // SAFETY: this is the only place that takes the storage, once, before anything else
+    // runs; nothing else refers to TT_STORAGE.
+    let storage_ptr = &raw mut TT_STORAGE;
+    let storage = unsafe { &mut *storage_ptr };
+    let mut uci = Uci::new(storage);
+
+    // `minnow bench [depth]`: run the benchmark and exit.
+    // SAFETY: `stack` is what `_start` received from the kernel.
+    if unsafe { arg(stack, 1) } == Some(b"bench") {
+        let mut command = arrayvec::ArrayString::<16>::new();
+        let _ = command.try_push_str("bench ");
+        // SAFETY: as above.
+        if let Some(depth) = unsafe { arg(stack, 2) }.and_then(|d| core::str::from_utf8(d).ok()) {
+            let _ = command.try_push_str(depth);
+        }
+        uci.handle_line(&command, &mut out, &mut system);
+        out.flush();
+        sys::exit(0);
+    }
+
+    let mut line = [0u8; LINE_CAPACITY];
+    loop {
+        let len = match system.read_line(true) {
+            Some(text) => {
+                line[..text.len()].copy_from_slice(text.as_bytes());
+                text.len()
+            }
+            None => continue,
+        };
+        if !system.out_of_band.is_empty() {
+            out.put("info string error: ").put(system.out_of_band).put("\n").flush();
+            system.out_of_band = "";
+        }
+        let text = core::str::from_utf8(&line[..len]).unwrap_or("");
+        if uci.handle_line(text, &mut out, &mut system) == Flow::Quit {
+            break;
+        }
+    }
     out.flush();
     sys::exit(0)
 }

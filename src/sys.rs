@@ -6,8 +6,13 @@ use core::arch::asm;
 
 const SYS_READ: usize = 0;
 const SYS_WRITE: usize = 1;
+const SYS_POLL: usize = 7;
+const SYS_CLOCK_GETTIME: usize = 228;
 const SYS_EXIT_GROUP: usize = 231;
-const EINTR: isize = -4;
+const CLOCK_MONOTONIC: usize = 1;
+const POLLIN: i16 = 1;
+/// `-EINTR`: a system call interrupted by a signal.
+pub const EINTR: isize = -4;
 
 /// Reads from a file descriptor; returns bytes read (0 at end of file) or a negative errno.
 pub fn read(fd: usize, buf: &mut [u8]) -> isize {
@@ -41,6 +46,39 @@ pub fn write_all(fd: usize, mut buf: &[u8]) {
         }
         buf = &buf[ret as usize..];
     }
+}
+
+/// True if `fd` has input (or end of file) waiting, after waiting at most `timeout_ms`
+/// (0: do not wait; negative: wait forever).
+pub fn poll_readable(fd: i32, timeout_ms: i32) -> bool {
+    #[repr(C)]
+    struct PollFd {
+        fd: i32,
+        events: i16,
+        revents: i16,
+    }
+    let mut pfd = PollFd { fd, events: POLLIN, revents: 0 };
+    let ret: isize;
+    // SAFETY: poll(2) reads and writes the one `PollFd` we pass, which lives on our stack
+    // for the whole call.
+    unsafe {
+        asm!("syscall", inlateout("rax") SYS_POLL => ret, in("rdi") &raw mut pfd,
+             in("rsi") 1usize, in("rdx") timeout_ms as isize,
+             lateout("rcx") _, lateout("r11") _, options(nostack));
+    }
+    // Any event (data, hang-up, error) means a read will not block.
+    ret > 0 && pfd.revents != 0
+}
+
+/// Milliseconds on the monotonic clock.
+pub fn monotonic_ms() -> u64 {
+    let mut ts = [0i64; 2]; // struct timespec { tv_sec, tv_nsec }
+    // SAFETY: clock_gettime(2) writes one timespec (two i64) into `ts`.
+    unsafe {
+        asm!("syscall", inlateout("rax") SYS_CLOCK_GETTIME => _, in("rdi") CLOCK_MONOTONIC,
+             in("rsi") ts.as_mut_ptr(), lateout("rcx") _, lateout("r11") _, options(nostack));
+    }
+    ts[0] as u64 * 1000 + ts[1] as u64 / 1_000_000
 }
 
 /// Ends the process.
@@ -131,6 +169,21 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: forwarded contract.
     unsafe { memcmp(a, b, n) }
+}
+
+/// C `strlen`.
+///
+/// # Safety
+/// As in C: `s` points to a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strlen(s: *const u8) -> usize {
+    let remaining: usize;
+    // SAFETY: the caller guarantees a NUL byte ends the string; `repne scasb` stops there.
+    unsafe {
+        asm!("repne scasb", inout("rcx") usize::MAX => remaining, inout("rdi") s => _,
+             in("al") 0u8, options(nostack, readonly));
+    }
+    usize::MAX - remaining - 1
 }
 
 /// Referenced by unoptimised builds of `core` even with `panic = "abort"`; never called.

@@ -4,16 +4,26 @@
 //! binary (raw `write` syscalls) and the tests (a byte vector). Bad input never panics and
 //! never stops the engine: it is answered with `info string error: …` and ignored.
 
+use crate::bench::{BENCH_DEPTH, BENCH_POSITIONS};
 use crate::board::Position;
 use crate::movegen::parse_uci_move;
 use crate::perft;
+use crate::search::{MATE, MAX_HISTORY, Poll, Report, SearchHost, Searcher};
+use crate::time::Limits;
+use crate::tt::{Bound, Bucket, Table};
+use crate::types::Move;
+use arrayvec::ArrayVec;
 
 /// Engine name and version, as sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("minnow ", env!("CARGO_PKG_VERSION"));
 /// Deepest `go perft` accepted (perft 12 of the start position is already 6e16 nodes).
 pub const MAX_PERFT_DEPTH: u32 = 15;
 /// Most moves accepted after `position … moves` (the harness ends games at 999 plies).
-pub const MAX_GAME_MOVES: usize = 1024;
+pub const MAX_GAME_MOVES: usize = MAX_HISTORY;
+/// Default `Move Overhead` in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 20;
+/// Default `Hash` in MiB.
+pub const DEFAULT_HASH_MIB: usize = 1;
 
 /// Where the front end writes. Output is line-oriented; [`Output::flush`] is called after
 /// every command so that a GUI sees answers at once.
@@ -44,6 +54,15 @@ pub trait Output {
     }
 }
 
+/// Where input comes from: the clock and non-blocking (or blocking) line reads.
+pub trait Env {
+    /// Milliseconds on a monotonic clock.
+    fn now_ms(&mut self) -> u64;
+    /// The next complete input line, without its line ending. With `block` false, `None`
+    /// means nothing is waiting; with `block` true it waits. End of input reads as `quit`.
+    fn read_line(&mut self, block: bool) -> Option<&str>;
+}
+
 /// Whether the engine should keep reading commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -66,18 +85,25 @@ fn excerpt(text: &str) -> &str {
 /// The UCI engine state.
 pub struct Uci {
     position: Position,
-}
-
-impl Default for Uci {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// Keys of the positions before `position` in the current game, oldest first.
+    history: ArrayVec<u64, MAX_HISTORY>,
+    searcher: Searcher,
+    ponder: bool,
+    move_overhead: u64,
 }
 
 impl Uci {
-    /// A front end set to the start position.
-    pub fn new() -> Uci {
-        Uci { position: Position::startpos() }
+    /// A front end set to the start position, with a transposition table over `tt_storage`
+    /// (of which [`DEFAULT_HASH_MIB`] MiB are used until `setoption name Hash`).
+    #[inline(never)]
+    pub fn new(tt_storage: &'static mut [Bucket]) -> Uci {
+        Uci {
+            position: Position::startpos(),
+            history: ArrayVec::new(),
+            searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
+            ponder: false,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+        }
     }
 
     /// The current position (after `position …`).
@@ -86,14 +112,19 @@ impl Uci {
     }
 
     /// Handles one input line (without its newline).
-    pub fn handle_line(&mut self, line: &str, out: &mut impl Output) -> Flow {
+    pub fn handle_line(&mut self, line: &str, out: &mut impl Output, env: &mut impl Env) -> Flow {
         let mut tokens = line.split_ascii_whitespace();
         let flow = match tokens.next() {
             None => Flow::Continue,
             Some("uci") => {
                 out.put("id name ").put(ENGINE_NAME).put("\n");
                 out.put("id author the minnow developers\n");
+                out.put("option name Hash type spin default ").num(DEFAULT_HASH_MIB as u64);
+                out.put(" min 1 max ").num(self.searcher.tt.max_mib() as u64).put("\n");
                 out.put("option name Threads type spin default 1 min 1 max 1\n");
+                out.put("option name Ponder type check default false\n");
+                out.put("option name Move Overhead type spin default ").num(DEFAULT_MOVE_OVERHEAD);
+                out.put(" min 0 max 5000\n");
                 out.put("uciok\n");
                 Flow::Continue
             }
@@ -103,24 +134,29 @@ impl Uci {
             }
             Some("ucinewgame") => {
                 self.position = Position::startpos();
+                self.history.clear();
+                self.searcher.clear();
                 Flow::Continue
             }
             Some("position") => {
                 self.cmd_position(tokens, out);
                 Flow::Continue
             }
-            Some("go") => {
-                self.cmd_go(tokens, out);
+            Some("go") => self.cmd_go(tokens, out, env),
+            Some("setoption") => {
+                self.cmd_setoption(tokens, out);
                 Flow::Continue
             }
-            Some("setoption") => {
-                cmd_setoption(tokens, out);
+            Some("bench") => {
+                let depth = tokens.next().and_then(|t| t.parse().ok()).unwrap_or(BENCH_DEPTH);
+                self.bench(depth.clamp(1, 64), out, env);
                 Flow::Continue
             }
             Some("d") => {
                 out.put("Fen: ").put(&self.position.fen()).put("\n");
                 Flow::Continue
             }
+            Some("stop" | "ponderhit") => Flow::Continue, // nothing running: nothing to do
             Some("quit") => Flow::Quit,
             Some(other) => {
                 error(out).put("unknown command '").put(excerpt(other)).put("'\n");
@@ -186,13 +222,17 @@ impl Uci {
                 return;
             }
         };
+        let mut history = ArrayVec::new();
         for (i, text) in tokens.enumerate() {
             if i >= MAX_GAME_MOVES {
                 error(out).put("position: more than ").num(MAX_GAME_MOVES as u64).put(" moves\n");
                 return;
             }
             match parse_uci_move(&pos, text) {
-                Ok(m) => pos.make(m),
+                Ok(m) => {
+                    history.push(pos.key());
+                    pos.make(m);
+                }
                 Err(e) => {
                     error(out)
                         .put("position: move ")
@@ -207,13 +247,22 @@ impl Uci {
             }
         }
         self.position = pos;
+        self.history = history;
     }
 
-    /// `go perft <depth>`; searching arrives with the search module.
+    /// `go …`: perft, or a search with the given limits. Unknown or malformed parameters are
+    /// reported and skipped; the search still runs and always ends with `bestmove`.
     #[inline(never)]
-    fn cmd_go<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
-        match tokens.next() {
-            Some("perft") => {
+    fn cmd_go<'a>(
+        &mut self,
+        mut tokens: impl Iterator<Item = &'a str>,
+        out: &mut impl Output,
+        env: &mut impl Env,
+    ) -> Flow {
+        let white = self.position.side_to_move() == crate::types::Color::White;
+        let mut limits = Limits::default();
+        while let Some(token) = tokens.next() {
+            if token == "perft" {
                 let depth = match tokens.next().map(str::parse::<u32>) {
                     Some(Ok(d)) if d <= MAX_PERFT_DEPTH => d,
                     _ => {
@@ -221,37 +270,226 @@ impl Uci {
                             .put("go perft: expected a depth from 0 to ")
                             .num(MAX_PERFT_DEPTH as u64)
                             .put("\n");
-                        return;
+                        return Flow::Continue;
                     }
                 };
                 let total = perft::divide(&self.position, depth, |m, n| {
                     out.put(&m.uci()).put(": ").num(n).put("\n");
                 });
                 out.put("\nNodes searched: ").num(total).put("\n\n");
+                return Flow::Continue;
             }
-            _ => {
-                error(out).put("go: only 'go perft <depth>' is supported so far\n");
+            match token {
+                "infinite" => limits.infinite = true,
+                "ponder" => limits.ponder = true,
+                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" => {
+                    // Negative values (a clock run out) count as 0.
+                    let Some(value) = tokens.next().and_then(|t| t.parse::<i64>().ok()) else {
+                        error(out).put("go: '").put(token).put("' needs a number\n");
+                        continue;
+                    };
+                    let v = value.max(0) as u64;
+                    match token {
+                        "wtime" if white => limits.time = Some(v),
+                        "btime" if !white => limits.time = Some(v),
+                        "winc" if white => limits.increment = v,
+                        "binc" if !white => limits.increment = v,
+                        "movestogo" => limits.moves_to_go = Some(v.max(1)),
+                        "movetime" => limits.movetime = Some(v),
+                        "depth" => limits.depth = Some(v.clamp(1, 127) as i32),
+                        "nodes" => limits.nodes = Some(v.max(1)),
+                        _ => {}
+                    }
+                }
+                "searchmoves" | "mate" => {
+                    error(out).put("go: '").put(token).put("' is not supported, ignored\n");
+                }
+                other => {
+                    error(out).put("go: unknown parameter '").put(excerpt(other)).put("' ignored\n");
+                }
             }
         }
+        out.flush();
+        let mut host = UciHost { out, env, quiet: false };
+        let result =
+            self.searcher.search(&self.position, &self.history, limits, self.move_overhead, &mut host);
+        let out = host.out;
+        out.put("bestmove ");
+        if result.best == Move::NONE {
+            out.put("0000");
+        } else {
+            out.put(&result.best.uci());
+            if self.ponder && result.ponder != Move::NONE {
+                out.put(" ponder ").put(&result.ponder.uci());
+            }
+        }
+        out.put("\n");
+        if result.quit { Flow::Quit } else { Flow::Continue }
+    }
+
+    #[inline(never)]
+    fn cmd_setoption<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
+        if tokens.next() != Some("name") {
+            error(out).put("setoption: expected 'setoption name <id> [value <x>]'\n");
+            return;
+        }
+        // The name runs up to "value" and may contain spaces ("Move Overhead").
+        let mut name = arrayvec::ArrayString::<64>::new();
+        let mut value = None;
+        for token in tokens.by_ref() {
+            if token == "value" {
+                value = tokens.next();
+                break;
+            }
+            if (!name.is_empty() && name.try_push(' ').is_err()) || name.try_push_str(token).is_err() {
+                break;
+            }
+        }
+        let number = value.and_then(|v| v.parse::<u64>().ok());
+        if name.eq_ignore_ascii_case("Hash") {
+            match number {
+                Some(mib) if mib >= 1 && mib as usize <= self.searcher.tt.max_mib() => {
+                    self.searcher.tt.resize(mib as usize)
+                }
+                _ => {
+                    error(out)
+                        .put("setoption: Hash must be from 1 to ")
+                        .num(self.searcher.tt.max_mib() as u64)
+                        .put("\n");
+                }
+            }
+        } else if name.eq_ignore_ascii_case("Threads") {
+            if number != Some(1) {
+                error(out).put("setoption: Threads must be 1\n");
+            }
+        } else if name.eq_ignore_ascii_case("Ponder") {
+            match value {
+                Some("true") => self.ponder = true,
+                Some("false") => self.ponder = false,
+                _ => {
+                    error(out).put("setoption: Ponder must be true or false\n");
+                }
+            }
+        } else if name.eq_ignore_ascii_case("Move Overhead") {
+            match number {
+                Some(ms) if ms <= 5000 => self.move_overhead = ms,
+                _ => {
+                    error(out).put("setoption: Move Overhead must be from 0 to 5000\n");
+                }
+            }
+        } else {
+            error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
+        }
+    }
+
+    /// Searches every bench position to `depth` with fresh tables; the last line is
+    /// `<nodes> nodes <nps> nps`.
+    pub fn bench(&mut self, depth: i32, out: &mut impl Output, env: &mut impl Env) {
+        let start = env.now_ms();
+        let mut nodes = 0;
+        for fen in BENCH_POSITIONS {
+            let Ok(pos) = Position::from_fen(fen) else { continue };
+            self.searcher.clear();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let mut host = UciHost { out: &mut *out, env: &mut *env, quiet: true };
+            nodes += self.searcher.search(&pos, &[], limits, 0, &mut host).nodes;
+        }
+        self.searcher.clear();
+        let elapsed = env.now_ms().saturating_sub(start).max(1);
+        out.num(nodes).put(" nodes ").num(nodes * 1000 / elapsed).put(" nps\n");
     }
 }
 
-#[inline(never)]
-fn cmd_setoption<'a>(mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
-    if tokens.next() != Some("name") {
-        error(out).put("setoption: expected 'setoption name <id> [value <x>]'\n");
-        return;
+/// The search's view of the front end: clock, input during the search, progress output.
+struct UciHost<'a, O: Output, E: Env> {
+    out: &'a mut O,
+    env: &'a mut E,
+    /// Bench: no `info` lines and no input polling.
+    quiet: bool,
+}
+
+impl<O: Output, E: Env> UciHost<'_, O, E> {
+    /// Answers a line that arrived during the search.
+    fn dispatch(&mut self, block: bool) -> Option<Poll> {
+        let line = self.env.read_line(block)?;
+        let poll = match line.split_ascii_whitespace().next() {
+            Some("stop") => Poll::Stop,
+            Some("ponderhit") => Poll::PonderHit,
+            Some("quit") => Poll::Quit,
+            Some("isready") => {
+                self.out.put("readyok\n");
+                Poll::Continue
+            }
+            None => Poll::Continue,
+            Some(other) => {
+                error(self.out).put("busy searching, ignored '").put(excerpt(other)).put("'\n");
+                Poll::Continue
+            }
+        };
+        self.out.flush();
+        Some(poll)
     }
-    let name = tokens.next().unwrap_or("");
-    if name.eq_ignore_ascii_case("Threads") {
-        match (tokens.next(), tokens.next()) {
-            (Some("value"), Some("1")) => {}
-            _ => {
-                error(out).put("setoption: Threads must be 1\n");
+}
+
+impl<O: Output, E: Env> SearchHost for UciHost<'_, O, E> {
+    fn now_ms(&mut self) -> u64 {
+        self.env.now_ms()
+    }
+
+    fn poll(&mut self) -> Poll {
+        if self.quiet {
+            // Bench: a fixed amount of work, whatever arrives on the input.
+            return Poll::Continue;
+        }
+        while let Some(poll) = self.dispatch(false) {
+            if poll != Poll::Continue {
+                return poll;
             }
         }
-    } else {
-        error(out).put("setoption: unknown option '").put(excerpt(name)).put("'\n");
+        Poll::Continue
+    }
+
+    fn wait(&mut self) -> Poll {
+        self.dispatch(true).unwrap_or(Poll::Quit)
+    }
+
+    fn report(&mut self, r: &Report) {
+        if self.quiet {
+            return;
+        }
+        let out = &mut *self.out;
+        out.put("info depth ").num(r.depth as u64).put(" seldepth ").num(r.seldepth as u64);
+        if r.score.abs() >= crate::tt::MATE_BOUND {
+            let plies = MATE - r.score.abs();
+            let moves = (plies + 1) / 2;
+            out.put(" score mate ");
+            if r.score < 0 {
+                out.put("-");
+            }
+            out.num(moves as u64);
+        } else {
+            out.put(" score cp ");
+            if r.score < 0 {
+                out.put("-");
+            }
+            out.num(r.score.unsigned_abs() as u64);
+        }
+        match r.bound {
+            Bound::Lower => {
+                out.put(" lowerbound");
+            }
+            Bound::Upper => {
+                out.put(" upperbound");
+            }
+            _ => {}
+        }
+        let nps = r.nodes * 1000 / r.time_ms.max(1);
+        out.put(" nodes ").num(r.nodes).put(" nps ").num(nps).put(" time ").num(r.time_ms);
+        out.put(" hashfull ").num(r.hashfull as u64).put(" pv");
+        for m in r.pv {
+            out.put(" ").put(&m.uci());
+        }
+        out.put("\n").flush();
     }
 }
 

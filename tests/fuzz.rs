@@ -6,7 +6,10 @@ use minnow::Position;
 use minnow::movegen::{legal_move_list, parse_uci_move};
 use minnow::perft::perft;
 use minnow::tablegen::SplitMix;
-use minnow::uci::{Flow, Output, Uci};
+use minnow::uci::{Flow, Uci};
+
+mod common;
+use common::{Script, Sink, tt_storage};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -142,13 +145,6 @@ fn random_move_strings_never_panic() {
     assert!(legal > 100, "only {legal} legal moves generated");
 }
 
-struct Sink(Vec<u8>);
-impl Output for Sink {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-}
-
 const WORDS: &[&str] = &[
     "uci",
     "isready",
@@ -186,8 +182,17 @@ const WORDS: &[&str] = &[
     "\u{e9}",
     "\u{1F600}",
     "",
+    "stop",
+    "ponderhit",
+    "infinite",
+    "ponder",
+    "wtime",
+    "btime",
+    "movetime",
 ];
 
+/// A random command line. A `go` without a limit searches until `stop`, so every line
+/// that starts a search gets a node limit (its other tokens stay random).
 fn random_line(rng: &mut SplitMix) -> String {
     let n = rng.next_u64() % 12;
     let mut line = String::new();
@@ -196,18 +201,25 @@ fn random_line(rng: &mut SplitMix) -> String {
         line.push_str(word);
         line.push(if rng.next_u64().is_multiple_of(8) { '\t' } else { ' ' });
     }
+    // Right after `go`, so that a preceding random parameter name cannot swallow it.
+    if let Some(rest) = line.trim_start().strip_prefix("go")
+        && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+    {
+        line = format!("go nodes 500 {rest}");
+    }
     line
 }
 
 #[test]
 fn random_uci_lines_never_panic_in_process() {
     let mut rng = SplitMix(11);
-    let mut uci = Uci::new();
+    let mut uci = Uci::new(tt_storage(1));
     let mut out = Sink(Vec::new());
-    for _ in 0..100_000 {
+    let mut env = Script::new(&[]);
+    for _ in 0..10_000 {
         let line = random_line(&mut rng);
-        if uci.handle_line(&line, &mut out) == Flow::Quit {
-            uci = Uci::new();
+        if uci.handle_line(&line, &mut out, &mut env) == Flow::Quit {
+            uci = Uci::new(tt_storage(1));
         }
         uci.position().check_consistency().unwrap();
         out.0.clear();
@@ -218,7 +230,7 @@ fn random_uci_lines_never_panic_in_process() {
 fn random_uci_lines_never_kill_the_binary() {
     let mut rng = SplitMix(12);
     let mut input = Vec::new();
-    for _ in 0..3_000 {
+    for _ in 0..10_000 {
         let line = random_line(&mut rng);
         if line.starts_with("quit") {
             continue;
@@ -231,7 +243,8 @@ fn random_uci_lines_never_kill_the_binary() {
             input.push(b'\n');
         }
     }
-    input.extend_from_slice(b"isready\n");
+    // A ponder or infinite search waits for `stop` even after its node limit.
+    input.extend_from_slice(b"stop\nisready\n");
     let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

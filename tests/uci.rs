@@ -86,7 +86,6 @@ fn bad_input_gets_an_error_line_and_the_engine_keeps_going() {
         "position startpos moves e2e5",
         "position startpos moves e2e4 e2e4",
         "position fen 8/4P1k1/8/8/8/8/8/4K3 w - - 0 1 moves e7e8",
-        "go",
         "go perft",
         "go perft -1",
         "go perft 99",

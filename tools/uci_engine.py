@@ -14,6 +14,7 @@ import re
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 
 # One line of a perft divide: "<uci move>: <count>".
 DIVIDE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?):\s*(\d+)$")
@@ -27,13 +28,13 @@ class EngineError(Exception):
 class UciEngine:
     """A running UCI engine process; use as a context manager."""
 
-    def __init__(self, path: str, timeout: float = 60.0):
-        """Start the engine at `path`; `timeout` is the default wait in seconds."""
+    def __init__(self, path: str, timeout: float = 60.0, args: Sequence[str] = ()):
+        """Start the engine at `path` with `args`; `timeout` is the default wait in seconds."""
         self.path = path
         self.timeout = timeout
         try:
             self.proc = subprocess.Popen(
-                [path],
+                [path, *args],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -1,0 +1,753 @@
+//! Alpha-beta search: iterative deepening with aspiration windows around a principal
+//! variation search, a quiescence search at the horizon, and the usual pruning.
+//!
+//! The search never prints. It talks to the front end through [`SearchHost`]: it asks for
+//! the time, polls for `stop`/`ponderhit`/`quit` every [`CHECK_EVERY_NODES`] nodes, and
+//! hands over a [`Report`] after each iteration (and each aspiration failure).
+//!
+//! The worth of each step is noted where it was measured by a match; "standard" marks a
+//! step kept because every strong engine has it, pending its own measurement.
+
+use crate::board::Position;
+use crate::eval::evaluate;
+use crate::movegen::legal_move_list;
+use crate::movepick::{Histories, MovePicker, history_bonus};
+use crate::params::*;
+use crate::time::{Limits, TimeManager};
+use crate::tt::{Bound, MATE_BOUND, Table};
+use crate::types::{Move, PieceType};
+
+/// Deepest ply the search reaches (also the length of the PV and per-ply tables).
+pub const MAX_PLY: usize = 128;
+/// Score of delivering mate now; mate in `n` plies is `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 32_001;
+/// Score of a draw.
+pub const DRAW: i32 = 0;
+/// Most positions of game history the search keeps for repetition detection.
+pub const MAX_HISTORY: usize = 1024;
+
+/// What the front end answers when polled during a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Poll {
+    /// Keep searching.
+    Continue,
+    /// `stop`: finish now and report the best move.
+    Stop,
+    /// `ponderhit`: the predicted move was played; switch to normal time management.
+    PonderHit,
+    /// `quit`: stop now; the engine exits after answering.
+    Quit,
+}
+
+/// One line of search progress.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Score from the side to move's view.
+    pub score: i32,
+    /// `Bound::Exact`, or `Lower`/`Upper` after an aspiration failure.
+    pub bound: Bound,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Permille of the hash table in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: &'a [Move],
+}
+
+/// What the search needs from its surroundings.
+pub trait SearchHost {
+    /// Milliseconds on a monotonic clock.
+    fn now_ms(&mut self) -> u64;
+    /// Checks for input without blocking.
+    fn poll(&mut self) -> Poll;
+    /// Blocks until input arrives (used when a ponder or infinite search ends early).
+    fn wait(&mut self) -> Poll;
+    /// Receives progress.
+    fn report(&mut self, report: &Report);
+}
+
+/// The outcome of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Move to play ([`Move::NONE`] if there is no legal move).
+    pub best: Move,
+    /// Expected reply, for pondering ([`Move::NONE`] if unknown).
+    pub ponder: Move,
+    /// Score of the last completed iteration.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// True if `quit` arrived during the search.
+    pub quit: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct PlyState {
+    static_eval: i32,
+    /// Move played from this ply (NONE for a null move or none yet).
+    mv: Move,
+    /// Piece index (0..12) that made that move.
+    piece: usize,
+}
+
+/// The search with its persistent tables.
+pub struct Searcher {
+    /// The transposition table.
+    pub tt: Table,
+    /// Move-ordering history.
+    pub histories: Histories,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    quit: bool,
+    pondering: bool,
+    limits: Limits,
+    overhead: u64,
+    time: TimeManager,
+    start_ms: u64,
+    pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
+    pv_len: [usize; MAX_PLY + 1],
+    stack: [PlyState; MAX_PLY + 2],
+    keys: [u64; MAX_HISTORY + MAX_PLY + 2],
+    /// Index in `keys` of the root position.
+    root_index: usize,
+    root_nodes: [u64; 4096],
+    lmr: [[u8; 64]; 64],
+}
+
+/// ln(x) in hundredths for x >= 1 (log2 by leading zeros and a linear fraction).
+fn ln_hundredths(x: u32) -> i32 {
+    let k = 31 - x.leading_zeros();
+    let base = 1u32 << k;
+    let log2_x100 = k as i32 * 100 + ((x - base) * 100 / base) as i32;
+    log2_x100 * 69 / 100
+}
+
+impl Searcher {
+    /// A searcher over a transposition table.
+    #[inline(never)]
+    pub fn new(tt: Table) -> Searcher {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = LMR_BASE + ln_hundredths(d as u32) * ln_hundredths(m as u32) / LMR_DIVISOR;
+                *r = (v / 100).clamp(0, 63) as u8;
+            }
+        }
+        Searcher {
+            tt,
+            histories: Histories::default(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            quit: false,
+            pondering: false,
+            limits: Limits::default(),
+            overhead: 0,
+            time: TimeManager::new(&Limits::default(), 0),
+            start_ms: 0,
+            pv: [[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            stack: [PlyState::default(); MAX_PLY + 2],
+            keys: [0; MAX_HISTORY + MAX_PLY + 2],
+            root_index: 0,
+            root_nodes: [0; 4096],
+            lmr,
+        }
+    }
+
+    /// Forgets everything learnt (`ucinewgame`).
+    #[inline(never)]
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.histories.clear();
+    }
+
+    /// Searches `pos`, whose game so far had the positions with keys `history` (oldest
+    /// first, the root's own key not included).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        overhead: u64,
+        host: &mut impl SearchHost,
+    ) -> SearchResult {
+        self.start_ms = host.now_ms();
+        self.limits = limits;
+        self.overhead = overhead;
+        self.pondering = limits.ponder;
+        self.time = TimeManager::new(&limits, overhead);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.quit = false;
+        self.tt.new_search();
+        self.histories.clear_killers();
+        let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
+        self.keys[..history.len()].copy_from_slice(history);
+        self.root_index = history.len();
+        self.keys[self.root_index] = pos.key();
+
+        let root_moves = legal_move_list(pos);
+        let mut result = SearchResult {
+            best: root_moves.first().copied().unwrap_or(Move::NONE),
+            ponder: Move::NONE,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            quit: false,
+        };
+        if root_moves.is_empty() {
+            self.finish(host);
+            result.quit = self.quit;
+            return result;
+        }
+        if root_moves.len() == 1 && self.time.timed {
+            // Nothing to choose: one quick iteration for a score and a ponder move.
+            self.time.soft = 0;
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let mut score = 0;
+        let mut stability = 0;
+        for depth in 1..=max_depth {
+            self.root_nodes.fill(0);
+            // Aspiration windows (variant "whole iteration"): search a window around the last
+            // score; on failure widen the failing side, doubling delta, and search again.
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+                ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let iteration_score = loop {
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                if self.stopped {
+                    break None;
+                }
+                if s <= alpha {
+                    // Fail low: lower alpha, and pull beta towards it.
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITY);
+                    self.report(host, depth, s, Bound::Upper);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITY);
+                    self.report(host, depth, s, Bound::Lower);
+                } else {
+                    break Some(s);
+                }
+                delta *= 2;
+                if delta > ASPIRATION_MAX_DELTA {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            };
+            let Some(s) = iteration_score else { break };
+            let previous_best = result.best;
+            let previous_score = score;
+            score = s;
+            result.best = self.pv[0][0];
+            result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+            result.score = s;
+            result.depth = depth;
+            self.report(host, depth, s, Bound::Exact);
+
+            stability = if result.best == previous_best { stability + 1 } else { 0 };
+            if self.time.timed {
+                let best_nodes = self.root_nodes[(result.best.raw() & 4095) as usize];
+                let share = if self.nodes == 0 { 0 } else { best_nodes * 100 / self.nodes.max(1) };
+                if depth > 4 {
+                    self.time.update(stability, previous_score - s, share);
+                }
+                if !self.pondering && self.elapsed(host) >= self.time.soft {
+                    break;
+                }
+            }
+            if s.abs() >= MATE_BOUND && depth > 8 && self.time.timed && !self.pondering {
+                // A mate found and confirmed: no need to look further.
+                break;
+            }
+        }
+        self.finish(host);
+        result.nodes = self.nodes;
+        result.quit = self.quit;
+        result
+    }
+
+    /// A ponder or infinite search must not answer before `stop` or `ponderhit`.
+    fn finish(&mut self, host: &mut impl SearchHost) {
+        while (self.pondering || self.limits.infinite) && !self.stopped {
+            match host.wait() {
+                Poll::Continue => {}
+                Poll::PonderHit => self.pondering = false,
+                Poll::Stop => self.stopped = true,
+                Poll::Quit => {
+                    self.stopped = true;
+                    self.quit = true;
+                }
+            }
+        }
+    }
+
+    fn elapsed(&mut self, host: &mut impl SearchHost) -> u64 {
+        host.now_ms().saturating_sub(self.start_ms)
+    }
+
+    fn report(&mut self, host: &mut impl SearchHost, depth: i32, score: i32, bound: Bound) {
+        let time_ms = self.elapsed(host);
+        let hashfull = self.tt.hashfull();
+        host.report(&Report {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            bound,
+            nodes: self.nodes,
+            time_ms,
+            hashfull,
+            pv: &self.pv[0][..self.pv_len[0]],
+        });
+    }
+
+    /// Polls input and the clock every few nodes; sets `stopped` when the search must end.
+    #[inline]
+    fn check_limits(&mut self, host: &mut impl SearchHost) {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return;
+        }
+        if !self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            return;
+        }
+        match host.poll() {
+            Poll::Continue => {}
+            Poll::Stop => self.stopped = true,
+            Poll::Quit => {
+                self.stopped = true;
+                self.quit = true;
+            }
+            Poll::PonderHit => {
+                // Our clock starts now: the time so far was the opponent's.
+                self.pondering = false;
+                self.limits.ponder = false;
+                self.start_ms = host.now_ms();
+                self.time = TimeManager::new(&self.limits, self.overhead);
+            }
+        }
+        if !self.pondering && self.time.timed && self.elapsed(host) >= self.time.hard {
+            self.stopped = true;
+        }
+    }
+
+    /// True if the position at `ply` repeats an earlier one: once inside the search (the
+    /// side to move could repeat again) or twice counting the game before the root.
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+        let current = self.root_index + ply;
+        let key = self.keys[current];
+        let limit = current.saturating_sub(pos.halfmove_clock() as usize);
+        let mut seen = 0;
+        let mut i = current;
+        while i >= limit + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                if i > self.root_index {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        host: &mut impl SearchHost,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = 0;
+        let in_check = pos.in_check();
+
+        // Step 1. Check extension (standard): never drop into quiescence while in check,
+        // and look one ply further at forcing lines.
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+
+        // Step 2. Quiescence search at the horizon.
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, 0, host);
+        }
+
+        // Step 3. Limits: time, input and node count.
+        self.nodes += 1;
+        self.check_limits(host);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            // Step 4. Draws: repetition, fifty moves, dead material.
+            if self.is_repetition(pos, ply) || pos.is_insufficient_material() {
+                return DRAW;
+            }
+            if pos.halfmove_clock() >= 100 && !(in_check && legal_move_list(pos).is_empty()) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { evaluate(pos) };
+            }
+            // Step 5. Mate distance pruning (standard): no line can beat a mate already
+            // found closer to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
+        // and take its move to search first.
+        let key = pos.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            }
+        {
+            return h.score;
+        }
+
+        // Step 7. Static evaluation, sharpened by the TT score when its bound allows.
+        let static_eval = if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let mut eval = static_eval;
+        if let Some(h) = hit
+            && !in_check
+            && ((h.bound == Bound::Lower && h.score > eval) || (h.bound == Bound::Upper && h.score < eval))
+        {
+            eval = h.score;
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        if !pv_node && !in_check {
+            // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
+            // will not drop it below.
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval < MATE_BOUND
+            {
+                return eval;
+            }
+
+            // Step 9. Null-move pruning: if passing still fails high, a real move will
+            // too. Not without pieces (zugzwang) and not twice in a row.
+            if depth >= NMP_DEPTH
+                && eval >= beta
+                && ply > 0
+                && self.stack[ply - 1].mv != Move::NONE
+                && pos.has_non_pawn_material(pos.side_to_move())
+                && beta > -MATE_BOUND
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let mut child = *pos;
+                child.make_null();
+                self.stack[ply].mv = Move::NONE;
+                self.keys[self.root_index + ply + 1] = child.key();
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 10. Internal iterative reduction: without a TT move this node was never
+        // searched well; search it shallower first.
+        if depth >= IIR_DEPTH && tt_move == Move::NONE {
+            depth -= 1;
+        }
+
+        // Step 11. The move loop.
+        let us = pos.side_to_move();
+        let counter = if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
+            let prev = self.stack[ply - 1];
+            self.histories.counter[prev.piece][prev.mv.to().index()]
+        } else {
+            Move::NONE
+        };
+        let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter);
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+
+        while let Some(m) = picker.next(pos, &self.histories) {
+            let quiet = !m.is_noisy();
+
+            // Step 12. Pruning of late moves, once a move has been searched and no mate
+            // against us is pending. Checks are never pruned: they are how mates happen.
+            if !root && best_score > -MATE_BOUND && !pos.gives_check(m) {
+                if quiet {
+                    // Late-move pruning: at low depth, later quiets rarely matter. (Move by
+                    // move, not by telling the picker to skip quiets: a later quiet check
+                    // must still be tried.)
+                    if depth <= LMP_DEPTH && moves_searched >= lmp_limit {
+                        continue;
+                    }
+                    // Futility pruning: a quiet move will not lift a hopeless eval.
+                    if !in_check
+                        && depth <= FUTILITY_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_DEPTH && !pos.see_ge(m, SEE_QUIET_MARGIN * depth * depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_DEPTH && !pos.see_ge(m, SEE_NOISY_MARGIN * depth) {
+                    continue;
+                }
+            }
+
+            let child = pos.after(m);
+            let piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
+            self.stack[ply].mv = m;
+            self.stack[ply].piece = piece;
+            self.keys[self.root_index + ply + 1] = child.key();
+            let nodes_before = self.nodes;
+            let new_depth = depth - 1;
+
+            // Step 13. Principal variation search with late-move reductions: the first move
+            // gets the full window; later ones a null window, reduced when they come late
+            // and quiet, re-searched if they surprise.
+            let score = if moves_searched == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_DEPTH && moves_searched > pv_node as usize && quiet {
+                    let mut r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r -= child.in_check() as i32;
+                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
+                    r -= self.histories.butterfly(us, m) / LMR_HISTORY_DIVISOR;
+                    reduction = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                }
+                s
+            };
+            moves_searched += 1;
+            if self.stopped {
+                return 0;
+            }
+            if root {
+                self.root_nodes[(m.raw() & 4095) as usize] += self.nodes - nodes_before;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        // Step 14. Learn from the cutoff: killers, counter-move and history
+                        // for quiet moves; the quiets tried before it get a malus.
+                        if quiet {
+                            let bonus = history_bonus(depth);
+                            self.histories.add_killer(ply, m);
+                            self.histories.update_butterfly(us, m, bonus);
+                            for &q in &quiets_tried[..quiet_count] {
+                                self.histories.update_butterfly(us, q, -bonus);
+                            }
+                            if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
+                                let prev = self.stack[ply - 1];
+                                self.histories.counter[prev.piece][prev.mv.to().index()] = m;
+                            }
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        // Step 15. No legal move: mate or stalemate.
+        if moves_searched == 0 {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        // Step 16. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move != Move::NONE && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best_score, static_eval, depth, bound, ply);
+        best_score
+    }
+
+    /// Quiescence search: only captures and promotions (all evasions in check), until the
+    /// position is quiet, so that the static evaluation is not taken in mid-exchange. At its
+    /// first ply (`qdepth` 0) quiet checks are tried too, which finds the quiet mates that
+    /// null-move and futility pruning would otherwise hide.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+        host: &mut impl SearchHost,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_limits(host);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+
+        let key = pos.key();
+        let hit = self.tt.probe(key, ply);
+        if let Some(h) = hit {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            };
+            if usable && beta - alpha == 1 {
+                return h.score;
+            }
+        }
+
+        // Stand pat: the side to move may decline every capture.
+        let static_eval = if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let mut best_score = static_eval;
+        if !in_check {
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+        }
+
+        let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check);
+        let mut best_move = Move::NONE;
+        let mut moves = 0;
+        while let Some(m) = picker.next(pos, &self.histories) {
+            moves += 1;
+            // Delta pruning: even winning the captured piece cannot reach alpha.
+            if !in_check && m.promotion().is_none() {
+                let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
+                if static_eval
+                    + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
+                    + DELTA_MARGIN
+                    <= alpha
+                {
+                    continue;
+                }
+            }
+            let child = pos.after(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -MATE + ply as i32;
+        }
+        // Quiet checks at the first quiescence ply, if nothing has failed high yet.
+        if qdepth == 0 && !in_check && best_score < beta {
+            let mut quiets = crate::movegen::MoveList::new();
+            crate::movegen::quiet_moves(pos, &mut quiets);
+            for &m in quiets.iter().filter(|&&m| pos.gives_check(m) && pos.see_ge(m, 0)) {
+                let child = pos.after(m);
+                let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
+                if self.stopped {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = m;
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(key, best_move, best_score, static_eval, 0, bound, ply);
+        best_score
+    }
+}

@@ -1,0 +1,258 @@
+//! Transposition table.
+//!
+//! A fixed array of 32-byte buckets, each holding three 10-byte entries, is allocated once
+//! (the shipped binary passes a static array; tests pass leaked memory) and never grows;
+//! the `Hash` option chooses how much of it is used, from 1 MiB (the default: 32,768
+//! buckets, 98,304 entries) up to the storage given. A position's bucket comes from the
+//! high bits of its key (a multiply-shift), and its entry is recognised by the key's low 16
+//! bits, so the two are independent.
+//!
+//! Entry layout (10 bytes, `repr(C)`):
+//!
+//! ```text
+//!  byte  0-1   2-3    4-5     6-7    8      9
+//!       +-----+------+-------+------+------+-----------------+
+//!       | key | move | score | eval | depth| age:6 | bound:2 |
+//!       +-----+------+-------+------+------+-----------------+
+//! ```
+//! `depth` is stored plus [`DEPTH_OFFSET`] so that quiescence entries fit; mate scores are
+//! stored relative to the node (distance from it, not from the root) and converted back on
+//! probe. Replacement: an entry of the same position is updated; otherwise the entry with
+//! the lowest `depth - 8 × age` is replaced, so old searches make way first.
+
+use crate::types::Move;
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Bound {
+    /// Nothing stored.
+    None = 0,
+    /// The true score is at most this (fail-low).
+    Upper = 1,
+    /// The true score is at least this (fail-high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// Added to depths before storing them as `u8` (quiescence uses depths down to -1).
+pub const DEPTH_OFFSET: i32 = 2;
+/// Scores at or beyond this are mate scores (the mate is within `MATE - score` plies).
+pub const MATE_BOUND: i32 = crate::search::MATE - crate::search::MAX_PLY as i32;
+
+/// One table entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct Entry {
+    key: u16,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    age_bound: u8,
+}
+
+/// Three entries in one 32-byte, cache-line-friendly bucket.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+pub struct Bucket {
+    entries: [Entry; 3],
+}
+
+impl Bucket {
+    /// An empty bucket (for static storage).
+    pub const EMPTY: Bucket =
+        Bucket { entries: [Entry { key: 0, mv: 0, score: 0, eval: 0, depth: 0, age_bound: 0 }; 3] };
+}
+
+const _: () = assert!(core::mem::size_of::<Entry>() == 10);
+const _: () = assert!(core::mem::size_of::<Bucket>() == 32);
+
+/// Buckets per MiB.
+pub const BUCKETS_PER_MIB: usize = (1 << 20) / core::mem::size_of::<Bucket>();
+
+/// A probe result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Best move found (may be [`Move::NONE`]).
+    pub mv: Move,
+    /// Score, adjusted for the probing ply.
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Depth of the search that produced it.
+    pub depth: i32,
+    /// Meaning of `score`.
+    pub bound: Bound,
+}
+
+/// The transposition table.
+pub struct Table {
+    storage: &'static mut [Bucket],
+    len: usize,
+    age: u8,
+}
+
+impl Table {
+    /// A table over `storage`, using `mib` MiB of it (at most all of it), cleared.
+    pub fn new(storage: &'static mut [Bucket], mib: usize) -> Table {
+        let mut t = Table { storage, len: 0, age: 0 };
+        t.resize(mib);
+        t
+    }
+
+    /// Largest size in MiB the storage allows.
+    pub fn max_mib(&self) -> usize {
+        self.storage.len() / BUCKETS_PER_MIB
+    }
+
+    /// Uses `mib` MiB (clamped to 1..=max) and clears it.
+    pub fn resize(&mut self, mib: usize) {
+        self.len = (mib.max(1) * BUCKETS_PER_MIB).min(self.storage.len());
+        self.clear();
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.storage[..self.len].fill(Bucket::default());
+        self.age = 0;
+    }
+
+    /// Marks the start of a new search, so that older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        ((key as u128 * self.len as u128) >> 64) as usize
+    }
+
+    /// Looks a position up.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        let bucket = &self.storage[self.bucket(key)];
+        let check = key as u16;
+        bucket.entries.iter().find(|e| e.key == check && e.age_bound & 3 != 0).map(|e| Hit {
+            mv: Move::from_raw(e.mv),
+            score: score_from_tt(e.score as i32, ply),
+            eval: e.eval as i32,
+            depth: e.depth as i32 - DEPTH_OFFSET,
+            bound: match e.age_bound & 3 {
+                1 => Bound::Upper,
+                2 => Bound::Lower,
+                _ => Bound::Exact,
+            },
+        })
+    }
+
+    /// Stores a search result.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
+        let age = self.age;
+        let index = self.bucket(key);
+        let bucket = &mut self.storage[index];
+        let check = key as u16;
+        let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
+        let slot = match bucket.entries.iter().position(|e| e.key == check) {
+            Some(i) => i,
+            None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
+        };
+        let entry = &mut bucket.entries[slot];
+        // Keep the old move when this result has none for the same position.
+        let mv = if mv == Move::NONE && entry.key == check { Move::from_raw(entry.mv) } else { mv };
+        *entry = Entry {
+            key: check,
+            mv: mv.raw(),
+            score: score_to_tt(score, ply) as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: (depth + DEPTH_OFFSET).clamp(0, 255) as u8,
+            age_bound: age << 2 | bound as u8,
+        };
+    }
+
+    /// Permille of the first 1000 entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let mut used = 0;
+        for bucket in self.storage[..self.len].iter().take(334) {
+            for e in &bucket.entries {
+                if e.age_bound & 3 != 0 && e.age_bound >> 2 == self.age {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / 1002
+    }
+}
+
+/// Mate scores are stored as distance from the node, not the root.
+#[inline(always)]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline(always)]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveFlag, Square};
+    use std::boxed::Box;
+    use std::vec;
+
+    fn table(mib: usize) -> Table {
+        Table::new(Box::leak(vec![Bucket::default(); mib * BUCKETS_PER_MIB].into_boxed_slice()), mib)
+    }
+
+    #[test]
+    fn stores_and_probes() {
+        let mut t = table(1);
+        let m = Move::new(Square::new(12), Square::new(28), MoveFlag::DoublePush);
+        assert_eq!(t.probe(0xDEAD_BEEF, 0), None);
+        t.store(0xDEAD_BEEF, m, 37, -12, 5, Bound::Lower, 3);
+        let hit = t.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (m, 37, -12, 5, Bound::Lower));
+        // Same bucket and check bits but not stored: a different low 16 bits misses.
+        assert_eq!(t.probe(0xDEAD_BEEF ^ 1, 3), None);
+        // Quiescence depth -1 survives the offset.
+        t.store(42, Move::NONE, 0, 0, -1, Bound::Exact, 0);
+        assert_eq!(t.probe(42, 0).unwrap().depth, -1);
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let mut t = table(1);
+        let mate_in_3_from_root = crate::search::MATE - 5; // found at ply 2: mate 3 plies below
+        t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, 2);
+        // Reached again at ply 6: the same mate is now 3 plies below that node.
+        assert_eq!(t.probe(7, 6).unwrap().score, crate::search::MATE - 9);
+    }
+
+    #[test]
+    fn keeps_the_move_and_replaces_old_entries_first() {
+        let mut t = table(1);
+        let m = Move::new(Square::new(1), Square::new(18), MoveFlag::Quiet);
+        t.store(99, m, 10, 0, 8, Bound::Exact, 0);
+        t.store(99, Move::NONE, 20, 0, 9, Bound::Upper, 0);
+        assert_eq!(t.probe(99, 0).unwrap().mv, m);
+        assert!(t.hashfull() <= 1000);
+        assert_eq!(t.max_mib(), 1);
+    }
+}

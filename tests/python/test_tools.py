@@ -1,0 +1,332 @@
+"""Tests of the match runner, the EPD tester and their helpers (tools/match.py, epd_test.py, epd.py, engines.py).
+
+The statistics, EPD parsing, engine specs and game schedule are checked as
+pure functions; the match and EPD loops against tests/python/fake_play_engine.py
+(a python-chess engine that can crash, hang or play illegal moves on purpose);
+one tiny real match with Debian's Stockfish runs when it is installed.
+
+    .venv/bin/python -m pytest tests/python/test_tools.py
+"""
+
+import math
+import shlex
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import match  # noqa: E402
+from engines import SpecError, _edit_mode_commands, parse_engine_spec, resolve_program  # noqa: E402
+from epd import EpdError, parse_epd_line  # noqa: E402
+from epd_test import SearchResult, judge, parse_info, run_suite  # noqa: E402
+
+FAKE_ENGINE = Path(__file__).resolve().parent / "fake_play_engine.py"
+STOCKFISH = resolve_program("stockfish")
+
+
+def fake_spec(mode: str = "ok", at: int = 1, name: str = "") -> match.EngineSpec:
+    words = [f"cmd={shlex.join([sys.executable, str(FAKE_ENGINE), mode, str(at)])}"]
+    if name:
+        words.append(f"name={name}")
+    return parse_engine_spec(" ".join(shlex.quote(w) for w in words))
+
+
+# --- Elo and confidence intervals -------------------------------------------------
+
+
+def test_score_elo_conversions() -> None:
+    assert match.score_to_elo(0.5) == 0
+    assert match.score_to_elo(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
+    assert match.score_to_elo(0.64) == pytest.approx(99.96, abs=0.01)
+    assert match.score_to_elo(1.0) == math.inf and match.score_to_elo(0.0) == -math.inf
+    assert match.elo_to_score(match.score_to_elo(0.3)) == pytest.approx(0.3)
+
+
+def test_trinomial_elo_known_values() -> None:
+    # 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16, standard error 0.04;
+    # cutechess prints "147.2 +/- 66.0" for this result.
+    estimate = match.trinomial_elo(60, 20, 20)
+    assert estimate.model == "trinomial" and estimate.samples == 100
+    assert estimate.elo == pytest.approx(147.19, abs=0.01)
+    assert estimate.low == pytest.approx(match.score_to_elo(0.7 - 1.959964 * 0.04), abs=0.01)
+    assert estimate.low == pytest.approx(86.23, abs=0.01)
+    assert estimate.high == pytest.approx(218.25, abs=0.01)
+    assert estimate.error == pytest.approx(66.01, abs=0.01)
+
+
+def test_pentanomial_elo_known_values() -> None:
+    # 50 pairs, symmetric: score 0.5, per-pair variance 3.75 / 50 = 0.075.
+    estimate = match.pentanomial_elo([5, 10, 20, 10, 5])
+    margin = 1.959964 * math.sqrt(0.075 / 50)
+    assert estimate.model == "pentanomial" and estimate.samples == 50
+    assert estimate.elo == pytest.approx(0.0, abs=1e-9)
+    assert estimate.high == pytest.approx(match.score_to_elo(0.5 + margin), abs=1e-3)
+    assert estimate.error == pytest.approx(53.16, abs=0.01)
+
+
+def test_elo_edge_cases() -> None:
+    assert match.trinomial_elo(0, 0, 0).error == math.inf
+    assert match.trinomial_elo(1, 0, 0).error == math.inf  # one game: no spread
+    assert match.trinomial_elo(0, 10, 0).error == 0.0  # all draws: no spread either
+    assert match.fmt_elo(-0.0) == "+0.0" and match.fmt_elo(-math.inf) == "-inf"
+
+
+# --- SPRT ---------------------------------------------------------------------------
+
+
+def test_sprt_bounds() -> None:
+    low, high = match.sprt_bounds(0.05, 0.05)
+    assert low == pytest.approx(math.log(0.05 / 0.95)) and high == pytest.approx(-low)
+    assert high == pytest.approx(2.944, abs=1e-3)
+
+
+def test_gsprt_without_draws_is_the_binomial_sprt() -> None:
+    # With only wins and losses the maximum likelihood distribution with mean s is (1 - s, s),
+    # so the LLR is W log(s1/s0) + L log((1 - s1)/(1 - s0)); by hand for W = 60, L = 40,
+    # s0 = 0.5, s1 = 1/(1 + 10^(-5/400)) = 0.5071951: 60 * 0.0142876 + 40 * (-0.0144947) = 0.27747.
+    s1 = match.elo_to_score(5)
+    assert s1 == pytest.approx(0.5071951, abs=1e-7)
+    llr = match.gsprt_llr([40, 0, 60], match.TRINOMIAL_VALUES, 0, 5)
+    assert llr == pytest.approx(60 * math.log(s1 / 0.5) + 40 * math.log((1 - s1) / 0.5), abs=1e-5)
+    assert llr == pytest.approx(0.27747, abs=1e-4)
+    assert match.gsprt_llr([50, 0, 50], match.TRINOMIAL_VALUES, 0, 5) == pytest.approx(50 * math.log(4 * s1 * (1 - s1)), abs=1e-5)
+
+
+def test_gsprt_pentanomial_matches_normal_approximation() -> None:
+    counts = [100, 300, 800, 400, 100]
+    n = sum(counts)
+    mean = sum(c * v for c, v in zip(counts, match.PENTANOMIAL_VALUES, strict=True)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, match.PENTANOMIAL_VALUES, strict=True)) / n
+    s0, s1 = 0.5, match.elo_to_score(5)
+    approx = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    llr = match.gsprt_llr(counts, match.PENTANOMIAL_VALUES, 0, 5)
+    assert llr == pytest.approx(approx, rel=0.02)
+    assert llr == pytest.approx(2.4536, abs=1e-3)
+    assert match.gsprt_llr([0, 0, 0, 0, 0], match.PENTANOMIAL_VALUES, 0, 5) == 0.0
+    assert match.gsprt_llr([25, 50, 150, 200, 75], match.PENTANOMIAL_VALUES, 0, 5) > 2.95  # clear win: H1
+    assert match.gsprt_llr([75, 200, 150, 50, 25], match.PENTANOMIAL_VALUES, 0, 5) < -2.95  # clear loss: H0
+    # Empty end cells: the mean can be moved by mass there, so a lopsided result gives a modest LLR.
+    assert 1.0 < match.gsprt_llr([0, 0, 10, 80, 10], match.PENTANOMIAL_VALUES, 0, 5) < 2.0
+
+
+def test_sprt_config_parse() -> None:
+    config = match.SprtConfig.parse(["elo0=-5", "elo1=0", "alpha=0.1", "beta=0.05"])
+    assert (config.elo0, config.elo1, config.alpha, config.beta) == (-5, 0, 0.1, 0.05)
+    with pytest.raises(ValueError):
+        match.SprtConfig.parse(["elo0=5", "elo1=0"])
+    with pytest.raises(ValueError):
+        match.SprtConfig.parse(["elo=5"])
+
+
+# --- EPD parsing --------------------------------------------------------------------
+
+
+def test_epd_bm_san_and_id() -> None:
+    record = parse_epd_line('2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";', 1)
+    assert record.bm == [chess.Move.from_uci("g3g6")]
+    assert record.id == "WAC.001" and record.dm is None and record.am == []
+    two = parse_epd_line('rb3qk1/pQ3ppp/4p3/3P4/8/1P3N2/1P3PPP/3R2K1 w - - bm Qxa8 d6 dxe6; id "WAC.031";')
+    assert [m.uci() for m in two.bm] == ["b7a8", "d5d6", "d5e6"]
+
+
+def test_epd_full_fen_with_dm_and_am() -> None:
+    record = parse_epd_line('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 3 40 bm Ra8#; dm 1; id "mate.001";')
+    assert record.board.halfmove_clock == 3 and record.board.fullmove_number == 40
+    assert record.bm == [chess.Move.from_uci("a1a8")] and record.dm == 1
+    avoid = parse_epd_line("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Kf1 Kh1;")
+    assert sorted(m.uci() for m in avoid.am) == ["g1f1", "g1h1"] and avoid.id == "line 0"
+
+
+def test_epd_plain_fen_and_errors() -> None:
+    record = parse_epd_line("rnbqk1nr/ppppppbp/6p1/8/3P4/4PN2/PPP2PPP/RN1QKB1R w KQkq - 1 5")
+    assert record.ops == {} and record.board.fullmove_number == 5
+    with pytest.raises(EpdError):
+        parse_epd_line("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Qg6;")  # no queen: bad SAN
+    with pytest.raises(EpdError):
+        parse_epd_line("not a position")
+    with pytest.raises(EpdError):
+        parse_epd_line("6k1/8/8/8/8/8/8/R5K1 w - - dm 0;").dm  # noqa: B018 - the property raises
+
+
+def test_data_files_parse() -> None:
+    openings = match.load_openings(ROOT / "tests" / "data" / "kaggle_openings.epd")
+    assert len(openings) == 2000 and all(" w " in fen for fen in openings)
+    mates = ROOT / "tests" / "data" / "mates.epd"
+    if mates.exists():
+        from epd import read_epd_file
+
+        records = read_epd_file(mates)
+        assert all(r.dm in (1, 2, 3, 4) and r.bm for r in records)
+        for record in records:
+            if record.dm == 1:  # mate in 1 can be checked exactly
+                for move in record.board.legal_moves:
+                    board = record.board.copy()
+                    board.push(move)
+                    assert board.is_checkmate() == (move in record.bm), record.id
+
+
+# --- epd_test judging ---------------------------------------------------------------
+
+
+def test_parse_info() -> None:
+    assert parse_info("info depth 12 seldepth 20 multipv 1 score mate 3 nodes 10 pv e2e4") == (("mate", 3), 12)
+    assert parse_info("info depth 7 score cp -35 lowerbound nodes 5") == (("cp", -35), 7)
+    assert parse_info("info depth 7 multipv 2 score cp 10") == (None, None)
+    assert parse_info("info string score mate 1") == (None, None)
+
+
+def test_judge_bm_am_dm() -> None:
+    record = parse_epd_line('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; dm 1; id "m1";')
+    assert judge(record, SearchResult("a1a8", ("mate", 1), 5)).solved
+    wrong_score = judge(record, SearchResult("a1a8", ("cp", 900), 5))
+    assert not wrong_score.solved and "mate 1" in wrong_score.reason
+    wrong_move = judge(record, SearchResult("a1a7", ("mate", 1), 5))
+    assert not wrong_move.solved and "Ra8#" in wrong_move.reason and "FAIL m1: engine Ra7" in wrong_move.describe()
+    assert not judge(record, SearchResult("a1h8", None, None)).solved  # illegal
+    assert not judge(record, SearchResult(None, None, None, "engine error: died")).solved
+    avoid = parse_epd_line("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Kf1;")
+    assert judge(avoid, SearchResult("a1a8", None, None)).solved
+    assert not judge(avoid, SearchResult("g1f1", None, None)).solved
+
+
+def test_epd_suite_with_fake_engine() -> None:
+    records = [
+        parse_epd_line('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; dm 1; id "a";'),
+        parse_epd_line('r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 30 bm Ra1#; dm 1; id "b";'),
+        parse_epd_line('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - dm 2; id "c";'),  # the fake says mate 1
+    ]
+    verdicts = run_suite([sys.executable, str(FAKE_ENGINE)], records, 10, jobs=2)
+    assert [v.solved for v in verdicts] == [True, True, False]
+    crashing = run_suite([sys.executable, str(FAKE_ENGINE), "crash", "1"], records[:2], 10)
+    assert not any(v.solved for v in crashing) and "engine error" in crashing[0].reason
+
+
+# --- engine specs -------------------------------------------------------------------
+
+
+def test_engine_spec_parsing() -> None:
+    python = sys.executable
+    spec = parse_engine_spec(f'cmd="{python} -u x.py" name=e1 proto=xboard memory=2 cores=1 "option.Skill Level=0" option.Hash=1')
+    assert spec.argv == [python, "-u", "x.py"] and spec.name == "e1" and spec.proto == "xboard"
+    assert spec.options == {"Skill Level": "0", "Hash": "1"} and spec.memory == 2 and spec.cores == 1
+    split = parse_engine_spec([f"cmd={python} --uci", "option.Threads=1"])  # as the shell splits it
+    assert split.argv == [python, "--uci"] and split.proto == "uci" and split.name == Path(python).name
+    loose = parse_engine_spec(f"cmd={python} -l- -t 1000 proto=xboard")
+    assert loose.argv == [python, "-l-", "-t", "1000"]
+    for bad in ["name=x", f"cmd={python} proto=cecp", f"cmd={python} memory=0", "cmd=/no/such/engine", f"colour=w cmd={python}"]:
+        with pytest.raises(SpecError):
+            parse_engine_spec(bad)
+
+
+def test_edit_mode_commands() -> None:
+    white = _edit_mode_commands("6k1/8/8/8/8/8/8/R5K1 w - - 0 1")
+    assert white[:2] == ["edit", "#"] and white[-1] == "." and "c" in white
+    assert set(white) == {"edit", "#", "Ra1", "Kg1", "c", "Kg8", "."}
+    assert white.index("Ra1") < white.index("c") < white.index("Kg8")
+    black = _edit_mode_commands("6k1/8/8/8/8/8/8/R5K1 b - - 0 1")
+    assert black[0] == "a2a3" and black[1:] == white
+
+
+# --- schedule and rules -------------------------------------------------------------
+
+
+def test_schedule_pairs_and_colours() -> None:
+    openings = [f"opening {i}" for i in range(5)]
+    jobs = match.schedule_games(openings, 12, seed=7)
+    assert [j.engine1_white for j in jobs] == [True, False] * 6
+    assert all(jobs[2 * k].fen == jobs[2 * k + 1].fen and jobs[2 * k].pair == jobs[2 * k + 1].pair == k for k in range(6))
+    first_five = [jobs[2 * k].opening_index for k in range(5)]
+    assert sorted(first_five) == list(range(5))  # every opening once before any repeats
+    assert jobs[10].opening_index == first_five[0]  # then it wraps around
+    assert [j.opening_index for j in match.schedule_games(openings, 12, seed=7)] == [j.opening_index for j in jobs]
+    assert [j.opening_index for j in match.schedule_games(openings, 12, seed=8)] != [j.opening_index for j in jobs]
+    single = match.schedule_games(openings, 4, seed=7, repeat=False)
+    assert [j.engine1_white for j in single] == [True, False, True, False]
+    assert len({j.opening_index for j in single}) == 4
+
+
+def test_tally_pentanomial_and_points() -> None:
+    jobs = match.schedule_games(["8/8/8/8/8/8/8/K6k w - - 0 1"], 4, seed=1)
+    tally = match.Tally(paired=True)
+    # Pair 1: engine 1 wins as white, draws as black -> 1.5 points; pair 2: loses both -> 0.
+    for job, result in zip(jobs, ["1-0", "1/2-1/2", "0-1", "1-0"], strict=True):
+        tally.add(match.GameRecord(job, result, "checkmate", "", None))
+    assert (tally.wins, tally.draws, tally.losses) == (1, 1, 2)
+    assert tally.pentanomial == [1, 0, 0, 1, 0] and tally.unpaired == 0
+
+
+def test_rules_outcome() -> None:
+    assert match.rules_outcome(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")) is None
+    assert match.rules_outcome(chess.Board("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1")) == ("1-0", "checkmate")
+    assert match.rules_outcome(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == ("1/2-1/2", "stalemate")
+    assert match.rules_outcome(chess.Board("7k/8/6K1/8/8/8/8/6B1 b - - 0 1")) == ("1/2-1/2", "insufficient material")
+    assert match.rules_outcome(chess.Board("7k/8/6K1/8/8/8/8/6R1 b - - 100 80")) == ("1/2-1/2", "50-move")
+    board = chess.Board("7k/8/8/8/8/8/8/K5R1 b - - 0 1")
+    for uci in ["h8h7", "g1g2", "h7h8", "g2g1"] * 2:
+        board.push_uci(uci)
+    assert match.rules_outcome(board) == ("1/2-1/2", "repetition")
+
+
+# --- matches ------------------------------------------------------------------------
+
+
+def run_fake_match(mode: str, at: int, games: int = 2, st: float = 0.05):
+    jobs = match.schedule_games([chess.STARTING_FEN], games, seed=1)
+    config = match.MatchConfig((fake_spec("ok", name="good"), fake_spec(mode, at, name="bad")), match.TimeControl(move_time=st), jobs)
+    return match.run_match(config)
+
+
+@pytest.mark.parametrize(
+    "mode, termination",
+    [("crash", "engine crash"), ("illegal", "illegal move"), ("none", "illegal move"), ("slow", "time forfeit"), ("hang", "time forfeit")],
+)
+def test_misbehaving_engine_loses_and_match_goes_on(mode: str, termination: str) -> None:
+    tally, stopped = run_fake_match(mode, at=1)
+    assert stopped == ""
+    assert tally.games == 2 and tally.wins == 2, tally.terminations
+    assert tally.terminations == {termination: 2}
+    assert tally.failures_by[(termination, 2)] == 2
+
+
+def test_fake_match_mates_and_pgn(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    jobs = match.schedule_games(["6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"], 2, seed=1)
+    config = match.MatchConfig((fake_spec(name="a"), fake_spec(name="b")), match.TimeControl(base=5, increment=0.1), jobs, pgn_path=str(pgn))
+    tally, _ = match.run_match(config)
+    # Engine 1 mates at once as white; as black it is mated by engine 2.
+    assert (tally.wins, tally.losses) == (1, 1) and tally.pentanomial == [0, 0, 1, 0, 0]
+    text = pgn.read_text()
+    assert text.count("[Result ") == 2 and '[EndReason "checkmate"]' in text and '[TimeControl "5+0.1"]' in text
+    assert '[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]' in text and "Ra8#" in text
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+def test_tiny_stockfish_match(capsys) -> None:
+    status = match.main(
+        [
+            "--engine1",
+            f"cmd={STOCKFISH} option.Hash=1",
+            "--engine2",
+            f"cmd={STOCKFISH} option.Hash=1",
+            "--tc",
+            "10+0.1",
+            "--nodes",
+            "400",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    result = out.strip().splitlines()[-1]
+    assert result.startswith("RESULT games=2 ")
+    fields = dict(word.split("=", 1) for word in result.split()[1:])
+    assert int(fields["wins"]) + int(fields["draws"]) + int(fields["losses"]) == 2
+    assert fields["model"] == "pentanomial"
+    assert "time forfeit" in out and "engine crash" in out

@@ -1,0 +1,311 @@
+//! Search and evaluation: determinism, mates, legality, colour symmetry, and the UCI
+//! search commands over pipes (stop, ponder, garbage while searching).
+
+mod common;
+
+use common::{Script, Sink, tt_storage};
+use minnow::Position;
+use minnow::eval::evaluate;
+use minnow::movegen::{legal_move_list, parse_uci_move};
+use minnow::uci::{Flow, Uci};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs UCI lines in-process and returns the output.
+fn run(lines: &[&str]) -> String {
+    let mut uci = Uci::new(tt_storage(1));
+    let mut out = Sink::default();
+    let mut env = Script::new(&[]);
+    for line in lines {
+        if uci.handle_line(line, &mut out, &mut env) == Flow::Quit {
+            break;
+        }
+    }
+    out.text()
+}
+
+fn bestmove(output: &str) -> &str {
+    let line = output.lines().rev().find(|l| l.starts_with("bestmove ")).expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap()
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let a = run(&["bench 6"]);
+    let b = run(&["bench 6"]);
+    let nodes =
+        |s: &str| s.lines().last().unwrap().split_whitespace().next().unwrap().parse::<u64>().unwrap();
+    assert!(a.lines().last().unwrap().ends_with(" nps"), "{a}");
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(nodes(&a) > 1000);
+}
+
+#[test]
+fn the_binary_bench_matches_the_library() {
+    let out = Command::new(env!("CARGO_BIN_EXE_minnow")).args(["bench", "6"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let nodes = |s: &str| s.lines().last().unwrap().split_whitespace().next().unwrap().to_string();
+    assert_eq!(nodes(&text), nodes(&run(&["bench 6"])));
+}
+
+/// Mates in 1 and 2 (white and black to move), each with its `score mate N`, checked with
+/// Stockfish 15.1. Longer mates are in `data/mates.epd`.
+const MATES: &[(&str, &str, i32)] = &[
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1),
+    ("1k6/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8", 1),
+    ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "a8a1", 1),
+    ("6k1/5ppp/8/8/8/8/1R6/1R4K1 w - - 0 1", "b2b8", 1),
+    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 2),
+    ("k7/8/2K5/8/8/8/8/6R1 w - - 0 1", "c6b6", 2),
+];
+
+#[test]
+fn finds_mates_with_the_right_distance() {
+    for &(fen, best, moves) in MATES {
+        let out = run(&[&format!("position fen {fen}"), "go depth 12"]);
+        let last_info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+        assert!(last_info.contains(&format!("score mate {moves} ")), "{fen}: {last_info}");
+        let pos = Position::from_fen(fen).unwrap();
+        let played = parse_uci_move(&pos, bestmove(&out)).unwrap();
+        if moves == 1 {
+            assert_eq!(played.uci().as_str(), best, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn being_mated_is_a_negative_mate_score() {
+    // Black's only move, Kb8, allows Rh8 mate.
+    let out = run(&["position fen k7/8/1K6/8/8/8/8/7R b - - 0 1", "go depth 8"]);
+    let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last.contains("score mate -1 "), "{last}");
+    // Here black escapes the back-rank mate: no mate score.
+    let out = run(&["position fen 6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", "go depth 8"]);
+    assert!(!out.contains("score mate"), "{out}");
+}
+
+#[test]
+fn searches_return_legal_moves_and_respect_limits() {
+    for line in include_str!("data/perftsuite.epd").lines().step_by(5) {
+        let fen = line.split(';').next().unwrap().trim();
+        let pos = Position::from_fen(fen).unwrap();
+        let out = run(&[&format!("position fen {fen}"), "go nodes 3000"]);
+        let mv = bestmove(&out);
+        if legal_move_list(&pos).is_empty() {
+            assert_eq!(mv, "0000");
+        } else {
+            assert!(parse_uci_move(&pos, mv).is_ok(), "{fen}: {mv}");
+        }
+        let nodes: u64 = out
+            .lines()
+            .filter_map(|l| l.split(" nodes ").nth(1))
+            .map(|t| t.split_whitespace().next().unwrap().parse().unwrap())
+            .max()
+            .unwrap_or(0);
+        assert!(nodes <= 3000, "{fen}: {nodes}");
+    }
+    let out = run(&["position startpos", "go depth 3"]);
+    assert!(out.contains("info depth 3 "));
+    assert!(!out.contains("info depth 4 "));
+}
+
+#[test]
+fn draws_by_repetition_and_material() {
+    // After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, black can repeat a third time with Ng8: the
+    // search sees the draw.
+    let out = run(&["position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", "go depth 6"]);
+    assert!(out.contains("info depth 6 "));
+    // Bare kings: every line is a draw.
+    let out = run(&["position fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1", "go depth 5"]);
+    let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+    assert!(last.contains("score cp 0 "), "{last}");
+}
+
+/// The same position with colours swapped and the board mirrored.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect::<String>()
+    };
+    let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s = swap(f[2]);
+        let mut order: Vec<char> = s.chars().collect();
+        order.sort_by_key(|c| "KQkq".find(*c));
+        order.into_iter().collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+    };
+    format!("{} {side} {castling} {ep} {}", placement.join("/"), f[4..].join(" "))
+}
+
+fn check_symmetry(file: &str, fields: usize) -> usize {
+    let mut n = 0;
+    for line in file.lines() {
+        let fen: Vec<&str> = line.split_whitespace().take(fields).collect();
+        let fen = fen.join(" ");
+        let Ok(pos) = Position::from_fen(&fen) else { continue };
+        let mirrored = Position::from_fen(&mirror_fen(&fen)).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    assert_eq!(
+        mirror_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"
+    );
+    let n = check_symmetry(include_str!("data/popular_sample.epd"), 4)
+        + check_symmetry(include_str!("data/endgames_sample.epd"), 6)
+        + check_symmetry(include_str!("data/perftsuite.epd").replace(';', " ;").as_str(), 6);
+    assert!(n > 3900, "{n}");
+    // The whole shared sets, when they are next to the repository.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/positions");
+    for (file, fields) in [("popularpos_lichess_v3.epd", 4), ("endgames.epd", 6)] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+            assert!(check_symmetry(&text, fields) > 100_000);
+        }
+    }
+}
+
+// ---- The binary over pipes, during searches ----
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine { child, stdin, stdout }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix` (60 s at most).
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut lines = Vec::new();
+        loop {
+            assert!(Instant::now() < deadline, "no '{prefix}' in {lines:?}");
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "engine closed output: {lines:?}");
+            let done = line.starts_with(prefix);
+            lines.push(line.trim_end().to_string());
+            if done {
+                return lines;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn garbage_during_a_search_is_answered_and_the_search_goes_on() {
+    let mut e = Engine::start();
+    e.send(b"position startpos\ngo infinite\n");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send(b"xyzzy\n\xff\xfe\nposition fen garbage\ngo depth 3\nsetoption name Hash value 2\n");
+    e.send(&[b'a'; 20_000]);
+    e.send(b"\nisready\n");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "the search must go on: {lines:?}");
+    assert!(lines.iter().filter(|l| l.starts_with("info string error: ")).count() >= 4, "{lines:?}");
+    e.send(b"stop\n");
+    let lines = e.until("bestmove");
+    let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert!(parse_uci_move(&Position::startpos(), &mv).is_ok(), "{mv}");
+    // Still alive and still in the same game.
+    e.send(b"isready\n");
+    e.until("readyok");
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send(b"setoption name Ponder value true\nposition startpos moves e2e4 e7e5\n");
+    e.send(b"go ponder wtime 2000 btime 2000 winc 0 binc 0\n");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send(b"isready\n");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering: {lines:?}");
+    e.send(b"ponderhit\n");
+    let lines = e.until("bestmove");
+    assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
+    // A ponder search that reaches its depth limit still waits for stop.
+    e.send(b"position startpos\ngo ponder depth 1\n");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send(b"isready\n");
+    let lines = e.until("readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    e.send(b"stop\n");
+    e.until("bestmove");
+}
+
+#[test]
+fn quit_during_a_search_answers_and_exits() {
+    let mut e = Engine::start();
+    e.send(b"position startpos\ngo infinite\n");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send(b"quit\n");
+    e.until("bestmove");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn negative_and_missing_clocks_still_give_a_move() {
+    // A clock clamped to zero, or a move time: an answer at once.
+    for go in ["go wtime -500 btime 100", "go wtime 0 btime 0", "go movetime -5", "go wtime 50 winc -20"] {
+        let mut e = Engine::start();
+        e.send(format!("position startpos\n{go}\n").as_bytes());
+        let t = Instant::now();
+        let lines = e.until("bestmove");
+        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        assert!(parse_uci_move(&Position::startpos(), &mv).is_ok(), "{go}: {lines:?}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{go} took {:?}", t.elapsed());
+    }
+    // No clock for the side to move (or an unreadable one): search until stopped.
+    for go in ["go btime 1000", "go wtime x"] {
+        let mut e = Engine::start();
+        e.send(format!("position startpos\n{go}\n").as_bytes());
+        std::thread::sleep(Duration::from_millis(100));
+        e.send(b"stop\n");
+        let lines = e.until("bestmove");
+        assert_eq!(
+            go == "go wtime x",
+            lines.iter().any(|l| l.starts_with("info string error")),
+            "{go}: {lines:?}"
+        );
+    }
+}

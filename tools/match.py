@@ -1,0 +1,932 @@
+#!/usr/bin/env python3
+"""Engine-vs-engine match runner (UCI and XBoard engines, through python-chess).
+
+Engine 1 is the engine under test: every result is from its point of view.
+
+    .venv/bin/python tools/match.py \\
+        --engine1 'cmd=target/release/minnow name=minnow option.Hash=1' \\
+        --engine2 'cmd=fairymax proto=xboard memory=1' \\
+        --tc 10+0.1 --games 200 --concurrency 1 --pgn /tmp/match.pgn \\
+        --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+
+Engine specs are described in tools/engines.py (cmd=, name=, proto=uci|xboard,
+option.NAME=VALUE, memory=MB, cores=N, dir=PATH).
+
+Openings come from an EPD/FEN file, shuffled with --seed and taken in order;
+each opening is played twice with colours swapped (a game pair) unless
+--no-repeat. The clocks are kept here: the wall time of each move is taken
+from the mover's clock and the increment added; a clock below -margin loses on
+time. With --st every move gets a fixed time and a move slower than st plus a
+tolerance (--margin, at least ST_TOLERANCE) loses on time. A crash, a hang
+(no move HANG_GRACE seconds after the flag fell), an illegal move or a
+protocol error loses the game, and the engine is restarted for the next one.
+
+Games end by the rules only (python-chess): checkmate, stalemate, insufficient
+material, threefold repetition (the position has occurred three times) and the
+50-move rule (100 half-moves without capture or pawn move); checkmate wins over
+the others. There is no adjudication. A loss on time is a loss even if the
+opponent could not mate (as in the Kaggle harness).
+
+Elo comes with a 95% confidence interval from the pentanomial model over game
+pairs (trinomial without pairs). The SPRT is the generalized SPRT on logistic
+Elo used by fishtest and OpenBench: the log-likelihood ratio of the maximum
+likelihood pentanomial (or trinomial) distributions whose expected score is
+that of elo0 and elo1. The match stops when the LLR leaves its bounds. The last
+line is machine-readable:
+
+    RESULT games=N wins=W draws=D losses=L score=S elo=E err=X ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import math
+import queue
+import random
+import re
+import shlex
+import socket
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+from engines import EngineSpec, SpecError, open_engine, parse_engine_spec, quiet_engine_logs
+from epd import EpdError, read_epd_file
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OPENINGS = ROOT / "tests" / "data" / "kaggle_openings.epd"
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+HANG_GRACE = 1.0  # seconds past the flag (or the fixed move time) before an engine counts as hung
+ST_TOLERANCE = 0.05  # seconds a move may overrun --st before it loses on time, at least
+NODES_MOVE_TIMEOUT = 60.0  # seconds allowed per move when only a node limit is set
+START_TIMEOUT = 20.0  # seconds for start-up, options and new-game synchronisation
+
+# Termination labels, in report order. The first five are the rules of chess.
+TERMINATIONS = [
+    "checkmate",
+    "stalemate",
+    "repetition",
+    "50-move",
+    "insufficient material",
+    "time forfeit",
+    "illegal move",
+    "engine crash",
+    "protocol error",
+    "resignation",
+]
+# Always listed in the summary; the others only when they happened.
+ALWAYS_LISTED = TERMINATIONS[:8]
+# Terminations where one engine failed: reported per loser.
+FAILURES = ("time forfeit", "illegal move", "engine crash", "protocol error", "resignation")
+# PGN's standard Termination header values.
+PGN_TERMINATION = {
+    "time forfeit": "time forfeit",
+    "illegal move": "rules infraction",
+    "engine crash": "abandoned",
+    "protocol error": "abandoned",
+}
+
+
+# --------------------------------------------------------------------------
+# Statistics (pure functions).
+
+
+def score_to_elo(score: float) -> float:
+    """Logistic Elo difference for an expected score in [0, 1] (infinite at the ends)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score for a logistic Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Elo difference with its 95% confidence interval."""
+
+    model: str  # "pentanomial" or "trinomial"
+    samples: int  # pairs or games
+    score: float
+    elo: float
+    low: float
+    high: float
+
+    @property
+    def error(self) -> float:
+        """Half the width of the confidence interval (infinite if either end is)."""
+        return (self.high - self.low) / 2.0
+
+
+def estimate_elo(values: Sequence[float], counts: Sequence[float], model: str) -> EloEstimate:
+    """Elo and 95% interval from a distribution of per-sample scores in [0, 1].
+
+    The mean score has standard error sqrt(var / n), var the variance of the
+    per-sample scores (divided by n, as cutechess and fishtest do); the
+    normal-approximation interval of the mean is mapped to Elo.
+    """
+    n = sum(counts)
+    if n == 0:
+        return EloEstimate(model, 0, 0.5, 0.0, -math.inf, math.inf)
+    mean = sum(v * c for v, c in zip(values, counts, strict=True)) / n
+    if n < 2:  # no spread can be measured from one sample
+        return EloEstimate(model, int(n), mean, score_to_elo(mean), -math.inf, math.inf)
+    variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / n
+    margin = Z95 * math.sqrt(variance / n)
+    return EloEstimate(model, int(n), mean, score_to_elo(mean), score_to_elo(mean - margin), score_to_elo(mean + margin))
+
+
+TRINOMIAL_VALUES = (0.0, 0.5, 1.0)  # loss, draw, win
+PENTANOMIAL_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points 0, 0.5, 1, 1.5, 2 (divided by 2)
+
+
+def trinomial_elo(wins: int, draws: int, losses: int) -> EloEstimate:
+    """Elo from game results, each game a sample."""
+    return estimate_elo(TRINOMIAL_VALUES, (losses, draws, wins), "trinomial")
+
+
+def pentanomial_elo(pairs: Sequence[int]) -> EloEstimate:
+    """Elo from game-pair results; pairs[i] counts pairs where engine 1 scored i/2 points."""
+    return estimate_elo(PENTANOMIAL_VALUES, pairs, "pentanomial")
+
+
+def _mle_distribution(values: Sequence[float], probs: Sequence[float], mean: float) -> list[float]:
+    """The distribution on `values` closest to `probs` (maximum likelihood) whose expectation is `mean`.
+
+    It is q_i = p_i / (1 + lam * (v_i - mean)), lam the root of
+    sum p_i (v_i - mean) / (1 + lam (v_i - mean)) = 0, which is decreasing in
+    lam on the interval where every denominator is positive; found by bisection.
+    Needs every p_i > 0 and min(values) < mean < max(values).
+    """
+    offsets = [v - mean for v in values]
+    low = -1.0 / max(offsets)
+    high = -1.0 / min(offsets)
+
+    def slope(lam: float) -> float:
+        return sum(p * d / (1.0 + lam * d) for p, d in zip(probs, offsets, strict=True))
+
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        if slope(mid) > 0.0:
+            low = mid
+        else:
+            high = mid
+    lam = (low + high) / 2.0
+    return [p / (1.0 + lam * d) for p, d in zip(probs, offsets, strict=True)]
+
+
+def gsprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: float) -> float:
+    """Generalized SPRT log-likelihood ratio of H1 (logistic elo1) against H0 (elo0).
+
+    counts[i] is how many samples (games or game pairs) scored values[i].
+    Empty cells get 1e-3 so that the maximum likelihood distributions exist.
+    """
+    total = sum(counts)
+    if total == 0:
+        return 0.0
+    regularized = [max(c, 1e-3) for c in counts]
+    probs = [c / sum(regularized) for c in regularized]
+    q0 = _mle_distribution(values, probs, elo_to_score(elo0))
+    q1 = _mle_distribution(values, probs, elo_to_score(elo1))
+    return total * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1, strict=True))
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Lower and upper LLR bounds: accept H0 below the first, H1 above the second."""
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+@dataclass(frozen=True)
+class SprtConfig:
+    """SPRT hypotheses (logistic Elo) and error rates."""
+
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, words: Sequence[str]) -> SprtConfig:
+        """From words like ['elo0=0', 'elo1=5', 'alpha=0.05', 'beta=0.05']."""
+        values: dict[str, float] = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise ValueError(f"bad --sprt setting {word!r} (use elo0= elo1= alpha= beta=)")
+            values[key] = float(value)
+        config = cls(**values)
+        if config.elo1 <= config.elo0:
+            raise ValueError("--sprt needs elo1 > elo0")
+        if not (0 < config.alpha < 1 and 0 < config.beta < 1):
+            raise ValueError("--sprt alpha and beta must be between 0 and 1")
+        return config
+
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) LLR bounds."""
+        return sprt_bounds(self.alpha, self.beta)
+
+
+# --------------------------------------------------------------------------
+# Openings and game schedule.
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: which opening and which colour engine 1 has."""
+
+    number: int  # 0-based game number
+    pair: int  # 0-based pair (or opening slot) number
+    opening_index: int  # index into the (unshuffled) openings list
+    fen: str
+    engine1_white: bool
+
+
+def load_openings(path: str | Path) -> list[str]:
+    """Opening positions (FENs) of an EPD/FEN file, in file order."""
+    return [record.fen() for record in read_epd_file(path)]
+
+
+def schedule_games(openings: Sequence[str], games: int, seed: int, repeat: bool = True) -> list[GameJob]:
+    """The game list: openings shuffled by `seed` and used in order, wrapping around.
+
+    With `repeat`, games 2k and 2k+1 share an opening, engine 1 white in the
+    first and black in the second. Without it, each game has its own opening
+    and engine 1's colour alternates.
+    """
+    if not openings:
+        raise ValueError("no openings")
+    order = list(range(len(openings)))
+    random.Random(seed).shuffle(order)
+    jobs = []
+    for number in range(games):
+        slot = number // 2 if repeat else number
+        index = order[slot % len(order)]
+        jobs.append(GameJob(number, slot, index, openings[index], number % 2 == 0))
+    return jobs
+
+
+# --------------------------------------------------------------------------
+# Playing games.
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Either a clock (base + increment), a fixed time per move, or only a node limit."""
+
+    base: float | None = None
+    increment: float = 0.0
+    move_time: float | None = None
+    nodes: int | None = None
+    margin: float = 0.0
+
+    @classmethod
+    def parse_tc(cls, text: str) -> tuple[float, float]:
+        """'10+0.1' -> (10.0, 0.1); '60' -> (60.0, 0.0)."""
+        match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*(?:\+\s*(\d+(?:\.\d*)?))?\s*", text)
+        if not match:
+            raise ValueError(f"bad time control {text!r} (use BASE+INC in seconds, e.g. 10+0.1)")
+        return float(match.group(1)), float(match.group(2) or 0.0)
+
+    def pgn(self) -> str:
+        """PGN TimeControl header value."""
+        if self.base is not None:
+            return f"{self.base:g}+{self.increment:g}" if self.increment else f"{self.base:g}"
+        if self.move_time is not None:
+            return f"1/{self.move_time:g}"  # one move per period of move_time seconds
+        return "-"
+
+    def describe(self) -> str:
+        """Human-readable form."""
+        parts = []
+        if self.base is not None:
+            parts.append(f"{self.base:g}+{self.increment:g} s")
+        if self.move_time is not None:
+            parts.append(f"{self.move_time:g} s/move")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes} nodes/move")
+        parts.append(f"margin {self.margin * 1000:g} ms")
+        return ", ".join(parts)
+
+
+@dataclass
+class GameRecord:
+    """A finished game."""
+
+    job: GameJob
+    result: str  # "1-0", "0-1", "1/2-1/2"
+    termination: str  # one of TERMINATIONS
+    detail: str
+    loser: int | None  # 1 or 2 when an engine failed (FAILURES), else None
+    moves: list[chess.Move] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    white: str = ""
+    black: str = ""
+    started: str = ""
+
+    @property
+    def engine1_points(self) -> float:
+        """Engine 1's score in this game: 1, 0.5 or 0."""
+        if self.result == "1/2-1/2":
+            return 0.5
+        white_won = self.result == "1-0"
+        return 1.0 if white_won == self.job.engine1_white else 0.0
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+def rules_outcome(board: chess.Board) -> tuple[str, str] | None:
+    """(result, termination) if the game is over by the rules, else None."""
+    if board.is_checkmate():
+        return ("0-1" if board.turn == chess.WHITE else "1-0"), "checkmate"
+    if board.is_stalemate():
+        return "1/2-1/2", "stalemate"
+    if board.is_insufficient_material():
+        return "1/2-1/2", "insufficient material"
+    if board.is_repetition(3):
+        return "1/2-1/2", "repetition"
+    if board.halfmove_clock >= 100:
+        return "1/2-1/2", "50-move"
+    return None
+
+
+class EngineFailure(Exception):
+    """An engine lost the game by misbehaving; `termination` is one of FAILURES."""
+
+    def __init__(self, termination: str, detail: str, restart: bool):
+        super().__init__(detail)
+        self.termination = termination
+        self.detail = detail
+        self.restart = restart
+
+
+class FatalEngineStart(Exception):
+    """An engine could not be started (or restarted)."""
+
+
+class Player:
+    """One engine process of one worker, restarted when it misbehaves."""
+
+    def __init__(self, spec: EngineSpec, label: str):
+        self.spec = spec
+        self.label = label
+        self.engine: chess.engine.SimpleEngine | None = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        """Start the engine; raises FatalEngineStart when it cannot be started or configured."""
+        try:
+            self.engine = open_engine(self.spec, timeout=START_TIMEOUT)
+        except (chess.engine.EngineError, OSError, TimeoutError) as exc:
+            raise FatalEngineStart(f"cannot start {self.label}: {shlex.join(self.spec.argv)}: {type(exc).__name__}: {exc}") from None
+
+    def restart(self) -> None:
+        self.close(kill=True)
+        self.restarts += 1
+        self.start()
+
+    def _run(self, coroutine_factory: Callable[[], object], timeout: float | None) -> object:
+        """Run a coroutine of the engine's protocol in its event loop thread, with a timeout."""
+        engine = self.engine
+        assert engine is not None
+        coroutine = asyncio.wait_for(coroutine_factory(), timeout)
+        return asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop).result()
+
+    def new_game(self, game_id: object) -> None:
+        """UCI: send ucinewgame and wait for readyok now, so that it is not charged to the clock."""
+        assert self.engine is not None
+        protocol = self.engine.protocol
+        if isinstance(protocol, chess.engine.UciProtocol):
+
+            async def synchronise() -> None:
+                protocol._ucinewgame()
+                protocol.game = game_id
+                await protocol.ping()
+
+            self._guard(lambda: self._run(synchronise, START_TIMEOUT), "new game")
+
+    def play(self, board: chess.Board, limit: chess.engine.Limit, game_id: object, timeout: float) -> chess.engine.PlayResult:
+        """Ask for a move; engine trouble raises EngineFailure."""
+        assert self.engine is not None
+        protocol = self.engine.protocol
+        info = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+
+        def request():
+            return protocol.play(board, limit, game=game_id, info=info)
+
+        return self._guard(lambda: self._run(request, timeout), "move")
+
+    def _guard(self, action: Callable[[], object], what: str):
+        try:
+            return action()
+        except TimeoutError:
+            raise EngineFailure("time forfeit", f"{self.label} gave no {what} in time (hung; restarted)", True) from None
+        except chess.engine.EngineTerminatedError as exc:
+            raise EngineFailure("engine crash", f"{self.label} died ({exc})", True) from None
+        except chess.engine.EngineError as exc:
+            text = str(exc)
+            if re.search(r"illegal|invalid|ambiguous", text, re.IGNORECASE):
+                raise EngineFailure("illegal move", f"{self.label}: {text}", True) from None
+            raise EngineFailure("protocol error", f"{self.label}: {text}", True) from None
+        except RuntimeError as exc:  # event loop already closed: the engine is gone
+            raise EngineFailure("engine crash", f"{self.label}: {exc}", True) from None
+
+    def game_over(self, board: chess.Board, result: str, reason: str) -> None:
+        """Tell an XBoard engine the result (UCI has no such command); errors are ignored.
+
+        A ping follows, so that an engine's answer to `result` (Fairy-Max says
+        "Error (unknown command): result") is read here and not taken for an
+        error in the next game.
+        """
+        if self.engine is None or not isinstance(self.engine.protocol, chess.engine.XBoardProtocol):
+            return
+        winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(result)
+        protocol = self.engine.protocol
+
+        async def report() -> None:
+            await protocol.send_game_result(board, winner, reason)
+            with contextlib.suppress(chess.engine.EngineError):
+                await protocol.ping()
+
+        with contextlib.suppress(Exception):  # the game is over anyway; a broken engine shows up next game
+            self._run(report, 5.0)
+
+    def close(self, kill: bool = False) -> None:
+        """Quit the engine (or kill it at once)."""
+        engine, self.engine = self.engine, None
+        if engine is None:
+            return
+        if not kill:
+            with contextlib.suppress(Exception):  # closing below kills it anyway
+                engine.quit()
+        engine.close()
+
+
+def format_comment(info: dict, elapsed: float, pov: chess.Color) -> str:
+    """PGN move comment in the usual '+0.35/12 0.512s' form."""
+    parts = []
+    score = info.get("score")
+    if score is not None:
+        relative = score.pov(pov)
+        if relative.is_mate():
+            mate = relative.mate()
+            parts.append(f"{'+' if mate > 0 else '-'}M{abs(mate)}")
+        else:
+            parts.append(f"{relative.score() / 100:+.2f}")
+        if "depth" in info:
+            parts[-1] += f"/{info['depth']}"
+    parts.append(f"{elapsed:.3f}s")
+    return " ".join(parts)
+
+
+def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> GameRecord:
+    """Play one game from job.fen; players[0] is engine 1. Restarts engines that failed."""
+    board = chess.Board(job.fen)
+    white, black = players if job.engine1_white else (players[1], players[0])
+    record = GameRecord(job, "*", "", "", None, white=white.spec.name, black=black.spec.name)
+    record.started = datetime.datetime.now().strftime("%Y.%m.%d %H:%M:%S")
+    clocks = {chess.WHITE: tc.base or 0.0, chess.BLACK: tc.base or 0.0}
+    game_id = object()
+
+    def fail(side: chess.Color, failure: EngineFailure) -> GameRecord:
+        mover = white if side == chess.WHITE else black
+        record.result = "0-1" if side == chess.WHITE else "1-0"
+        record.termination = failure.termination
+        record.detail = failure.detail
+        record.loser = 1 if mover is players[0] else 2
+        if failure.restart:
+            mover.restart()
+        return record
+
+    for player, colour in ((white, chess.WHITE), (black, chess.BLACK)):
+        try:
+            player.new_game(game_id)
+        except EngineFailure as failure:
+            return finish(fail(colour, failure), board, players)
+
+    while True:
+        outcome = rules_outcome(board)
+        if outcome:
+            record.result, record.termination = outcome
+            record.detail = outcome[1]
+            return finish(record, board, players)
+        side = board.turn
+        mover = white if side == chess.WHITE else black
+        if tc.base is not None:
+            limit = chess.engine.Limit(
+                white_clock=max(clocks[chess.WHITE], 0.001),
+                black_clock=max(clocks[chess.BLACK], 0.001),
+                white_inc=tc.increment,
+                black_inc=tc.increment,
+                nodes=tc.nodes,
+                clock_id=game_id,
+            )
+            timeout = max(clocks[side], 0.0) + tc.margin + HANG_GRACE
+        elif tc.move_time is not None:
+            limit = chess.engine.Limit(time=tc.move_time, nodes=tc.nodes, clock_id=game_id)
+            timeout = tc.move_time + max(tc.margin, ST_TOLERANCE) + HANG_GRACE
+        else:
+            limit = chess.engine.Limit(nodes=tc.nodes, clock_id=game_id)
+            timeout = NODES_MOVE_TIMEOUT
+        started = time.perf_counter()
+        try:
+            result = mover.play(board, limit, game_id, timeout)
+        except EngineFailure as failure:
+            return finish(fail(side, failure), board, players)
+        elapsed = time.perf_counter() - started
+        if result.resigned:
+            return finish(fail(side, EngineFailure("resignation", f"{mover.label} resigned", False)), board, players)
+        move = result.move
+        if move is None or move not in board.legal_moves:
+            text = "no move" if move is None else f"illegal move {move.uci()}"
+            return finish(fail(side, EngineFailure("illegal move", f"{mover.label}: {text}", True)), board, players)
+        if tc.base is not None:
+            clocks[side] -= elapsed
+            if clocks[side] < -tc.margin:
+                detail = f"{mover.label} lost on time ({clocks[side]:+.3f} s after {elapsed:.3f} s on {board.san(move)})"
+                return finish(fail(side, EngineFailure("time forfeit", detail, False)), board, players)
+            clocks[side] += tc.increment
+        elif tc.move_time is not None and elapsed > tc.move_time + max(tc.margin, ST_TOLERANCE):
+            detail = f"{mover.label} took {elapsed:.3f} s for {board.san(move)} (limit {tc.move_time:g} s)"
+            return finish(fail(side, EngineFailure("time forfeit", detail, False)), board, players)
+        record.comments.append(format_comment(result.info, elapsed, side))
+        record.moves.append(move)
+        board.push(move)
+
+
+def finish(record: GameRecord, board: chess.Board, players: tuple[Player, Player]) -> GameRecord:
+    """Tell XBoard engines the result and return the record."""
+    for player in players:
+        if player.engine is not None:
+            player.game_over(board, record.result, record.termination)
+    return record
+
+
+def game_pgn(record: GameRecord, event: str, tc: TimeControl, round_label: str) -> str:
+    """The game as PGN text."""
+    game = chess.pgn.Game()
+    game.setup(chess.Board(record.job.fen))
+    game.headers["Event"] = event
+    game.headers["Site"] = socket.gethostname()
+    game.headers["Date"] = record.started.split(" ")[0]
+    game.headers["Round"] = round_label
+    game.headers["White"] = record.white
+    game.headers["Black"] = record.black
+    game.headers["Result"] = record.result
+    game.headers["TimeControl"] = tc.pgn()
+    if tc.nodes is not None:
+        game.headers["Nodes"] = str(tc.nodes)
+    game.headers["Termination"] = PGN_TERMINATION.get(record.termination, "normal")
+    game.headers["EndReason"] = record.termination
+    game.headers["Opening"] = f"#{record.job.opening_index + 1}"
+    game.headers["PlyCount"] = str(record.plies)
+    game.headers["GameStartTime"] = record.started
+    node = game
+    for move, comment in zip(record.moves, record.comments, strict=True):
+        node = node.add_variation(move, comment=comment)
+    node.comment = f"{node.comment}; {record.detail}" if node.comment else record.detail
+    return str(game)
+
+
+# --------------------------------------------------------------------------
+# Match bookkeeping and output.
+
+
+class Tally:
+    """Results so far, from engine 1's point of view."""
+
+    def __init__(self, paired: bool):
+        self.paired = paired
+        self.wins = self.draws = self.losses = 0
+        self.pentanomial = [0, 0, 0, 0, 0]
+        self.terminations: Counter[str] = Counter()
+        self.failures_by: Counter[tuple[str, int]] = Counter()
+        self.plies = 0
+        self._open_pairs: dict[int, float] = {}
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def add(self, record: GameRecord) -> None:
+        points = record.engine1_points
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.terminations[record.termination] += 1
+        if record.loser is not None:
+            self.failures_by[(record.termination, record.loser)] += 1
+        self.plies += record.plies
+        if self.paired:
+            pair = record.job.pair
+            if pair in self._open_pairs:
+                self.pentanomial[round(2 * (self._open_pairs.pop(pair) + points))] += 1
+            else:
+                self._open_pairs[pair] = points
+
+    @property
+    def unpaired(self) -> int:
+        """Games whose partner is not finished (or was never played)."""
+        return len(self._open_pairs)
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    def elo(self) -> EloEstimate:
+        if self.paired:
+            return pentanomial_elo(self.pentanomial)
+        return trinomial_elo(self.wins, self.draws, self.losses)
+
+    def llr(self, sprt: SprtConfig) -> float:
+        if self.paired:
+            return gsprt_llr(self.pentanomial, PENTANOMIAL_VALUES, sprt.elo0, sprt.elo1)
+        return gsprt_llr((self.losses, self.draws, self.wins), TRINOMIAL_VALUES, sprt.elo0, sprt.elo1)
+
+
+def fmt_elo(value: float) -> str:
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value + 0.0:+.1f}" if round(value, 1) != 0 else "+0.0"
+
+
+def fmt_err(value: float) -> str:
+    return f"{value:.1f}" if math.isfinite(value) else "inf"
+
+
+def sprt_state(llr: float, sprt: SprtConfig) -> str:
+    low, high = sprt.bounds()
+    if llr >= high:
+        return "H1 accepted"
+    if llr <= low:
+        return "H0 accepted"
+    return "continue"
+
+
+def progress_line(tally: Tally, total: int, sprt: SprtConfig | None) -> str:
+    estimate = tally.elo()
+    line = (
+        f"[{tally.games}/{total}] W/D/L {tally.wins}/{tally.draws}/{tally.losses}"
+        f"  score {100 * tally.score:.1f}%  elo {fmt_elo(estimate.elo)} ± {fmt_err(estimate.error)}"
+    )
+    if sprt:
+        low, high = sprt.bounds()
+        line += f"  LLR {tally.llr(sprt):.2f} ({low:.2f}, {high:.2f})"
+    return line
+
+
+def summary(tally: Tally, names: tuple[str, str], tc: TimeControl, openings: str, seed: int, sprt: SprtConfig | None, elapsed: float, stopped: str) -> str:
+    estimate = tally.elo()
+    lines = ["", "=" * 72, f"{names[0]} (engine 1, under test) vs {names[1]}"]
+    lines.append(f"time control: {tc.describe()}; openings: {openings} (seed {seed})")
+    lines.append(
+        f"games: {tally.games}   W/D/L: {tally.wins}/{tally.draws}/{tally.losses}   score: {tally.wins + tally.draws / 2:g}/{tally.games} = {tally.score:.4f}"
+    )
+    if estimate.model == "pentanomial":
+        model = f"pentanomial model over {estimate.samples} game pairs"
+        if tally.unpaired:
+            model += f"; {tally.unpaired} game(s) without a finished partner left out"
+    else:
+        model = f"trinomial model over {estimate.samples} games"
+    lines.append(f"elo: {fmt_elo(estimate.elo)} ± {fmt_err(estimate.error)}  (95% CI [{fmt_elo(estimate.low)}, {fmt_elo(estimate.high)}], {model})")
+    if tally.paired:
+        lines.append("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 points): " + " ".join(map(str, tally.pentanomial)))
+    draw_ratio = tally.draws / tally.games if tally.games else 0.0
+    lines.append(f"draw ratio: {100 * draw_ratio:.1f}%")
+    lines.append("terminations:")
+    for label in TERMINATIONS:
+        count = tally.terminations[label]
+        if count == 0 and label not in ALWAYS_LISTED:
+            continue
+        text = f"  {label:<22} {count:>5}"
+        if label in FAILURES and count:
+            text += f"  ({names[0]} {tally.failures_by[(label, 1)]}, {names[1]} {tally.failures_by[(label, 2)]})"
+        lines.append(text)
+    average = tally.plies / tally.games if tally.games else 0.0
+    lines.append(f"average game length: {average:.1f} plies ({average / 2:.1f} moves)")
+    llr = None
+    if sprt:
+        llr = tally.llr(sprt)
+        low, high = sprt.bounds()
+        lines.append(
+            f"SPRT (logistic elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}, "
+            f"{'pentanomial' if tally.paired else 'trinomial'} GSPRT): LLR {llr:.3f} bounds ({low:.3f}, {high:.3f}): {sprt_state(llr, sprt)}"
+        )
+    lines.append(f"wall time: {elapsed:.1f} s{'; ' + stopped if stopped else ''}")
+    lines.append("=" * 72)
+    fields = [
+        f"games={tally.games}",
+        f"wins={tally.wins}",
+        f"draws={tally.draws}",
+        f"losses={tally.losses}",
+        f"score={tally.score:.4f}",
+        f"elo={fmt_elo(estimate.elo)}",
+        f"err={fmt_err(estimate.error)}",
+        f"elo_low={fmt_elo(estimate.low)}",
+        f"elo_high={fmt_elo(estimate.high)}",
+        f"draw_ratio={draw_ratio:.4f}",
+        f"model={estimate.model}",
+    ]
+    if sprt and llr is not None:
+        fields += [f"llr={llr:.3f}", "sprt=" + {"H1 accepted": "H1", "H0 accepted": "H0"}.get(sprt_state(llr, sprt), "continue")]
+    lines.append("RESULT " + " ".join(fields))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# Running the match.
+
+
+@dataclass
+class MatchConfig:
+    specs: tuple[EngineSpec, EngineSpec]
+    tc: TimeControl
+    jobs: list[GameJob]
+    concurrency: int = 1
+    sprt: SprtConfig | None = None
+    pgn_path: str | None = None
+    event: str = "minnow match"
+
+
+class FatalMatchError(Exception):
+    """The match cannot go on (an engine cannot be started); `tally` has the games played."""
+
+    def __init__(self, message: str, tally: Tally):
+        super().__init__(message)
+        self.tally = tally
+
+
+def run_match(config: MatchConfig, report: Callable[[Tally, GameRecord], None] | None = None) -> tuple[Tally, str]:
+    """Play the scheduled games; returns the tally and why it stopped early ('' if it did not)."""
+    paired = any(a.pair == b.pair for a, b in zip(config.jobs, config.jobs[1:], strict=False))
+    tally = Tally(paired)
+    pending: queue.Queue[GameJob] = queue.Queue()
+    for job in config.jobs:
+        pending.put(job)
+    results: queue.Queue[tuple[str, object]] = queue.Queue()
+    stop = threading.Event()
+    labels = ("engine 1 (" + config.specs[0].name + ")", "engine 2 (" + config.specs[1].name + ")")
+
+    def worker() -> None:
+        players = (Player(config.specs[0], labels[0]), Player(config.specs[1], labels[1]))
+        try:
+            for player in players:
+                player.start()
+            while not stop.is_set():
+                try:
+                    job = pending.get_nowait()
+                except queue.Empty:
+                    break
+                results.put(("game", play_game(job, players, config.tc)))
+        except FatalEngineStart as exc:
+            results.put(("error", str(exc)))
+        except Exception as exc:  # noqa: BLE001 - reported to the main thread, which ends the match
+            results.put(("error", f"{type(exc).__name__}: {exc}"))
+        finally:
+            for player in players:
+                player.close()
+            results.put(("done", None))
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, min(config.concurrency, len(config.jobs))))]
+    for thread in threads:
+        thread.start()
+    stopped = ""
+    running = len(threads)
+    with contextlib.ExitStack() as stack:
+        pgn = stack.enter_context(open(config.pgn_path, "a", encoding="utf-8")) if config.pgn_path else None
+        try:
+            while running:
+                kind, payload = results.get()
+                if kind == "done":
+                    running -= 1
+                elif kind == "error":
+                    stop.set()
+                    raise FatalMatchError(str(payload), tally)
+                else:
+                    record = payload
+                    assert isinstance(record, GameRecord)
+                    tally.add(record)
+                    if pgn:
+                        suffix = f".{record.job.number % 2 + 1}" if paired else ""
+                        pgn.write(game_pgn(record, config.event, config.tc, f"{record.job.pair + 1}{suffix}") + "\n\n")
+                        pgn.flush()
+                    if report:
+                        report(tally, record)
+                    if config.sprt and not stop.is_set():
+                        state = sprt_state(tally.llr(config.sprt), config.sprt)
+                        if state != "continue":
+                            stopped = f"SPRT stopped the match: {state} (games in progress were finished)"
+                            stop.set()
+        except KeyboardInterrupt:
+            stop.set()
+            stopped = "interrupted"
+    return tally, stopped
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n", 2)[2]
+    )
+    parser.add_argument(
+        "--engine1", nargs="+", required=True, metavar="SPEC", help="engine under test (spec: cmd=... [name=] [proto=] [option.X=Y] [memory=] [cores=])"
+    )
+    parser.add_argument("--engine2", nargs="+", required=True, metavar="SPEC", help="opponent")
+    limits = parser.add_mutually_exclusive_group()
+    limits.add_argument("--tc", help="clock: BASE+INC in seconds, e.g. 10+0.1")
+    limits.add_argument("--st", type=float, help="fixed seconds per move")
+    parser.add_argument("--nodes", type=int, help="node limit per move (alone, or with --tc/--st for UCI engines)")
+    parser.add_argument("--margin", type=float, default=0.0, help="ms a clock may go below zero before the flag falls (default: %(default)s)")
+    parser.add_argument("--games", type=int, default=100, help="number of games (default: %(default)s)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once, each with its own engine processes (default: %(default)s)")
+    parser.add_argument("--openings", default=str(DEFAULT_OPENINGS), help="EPD/FEN file of opening positions (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the opening shuffle (default: random, printed)")
+    parser.add_argument("--no-repeat", action="store_true", help="one game per opening (colours alternate) instead of game pairs")
+    parser.add_argument("--pgn", help="append every game to this PGN file")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 (stops the match at a bound)")
+    parser.add_argument("--event", default="minnow match", help="PGN Event header (default: %(default)s)")
+    args = parser.parse_args(argv)
+
+    if args.tc is None and args.st is None and args.nodes is None:
+        parser.error("give --tc, --st or --nodes")
+    if args.games < 1 or args.concurrency < 1:
+        parser.error("--games and --concurrency must be at least 1")
+    try:
+        specs = (parse_engine_spec(args.engine1), parse_engine_spec(args.engine2))
+        sprt = SprtConfig.parse(args.sprt) if args.sprt else None
+        base, increment = TimeControl.parse_tc(args.tc) if args.tc else (None, 0.0)
+    except (SpecError, ValueError) as exc:
+        parser.error(str(exc))
+    if args.st is not None and args.st <= 0:
+        parser.error("--st must be positive")
+    if args.nodes is not None and (args.tc or args.st) and any(spec.proto == "xboard" for spec in specs):
+        parser.error("xboard engines cannot combine --nodes with --tc or --st")
+    if specs[0].name == specs[1].name:
+        specs[0].name += " (1)"
+        specs[1].name += " (2)"
+    tc = TimeControl(base, increment, args.st, args.nodes, args.margin / 1000.0)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    try:
+        openings = load_openings(args.openings)
+        jobs = schedule_games(openings, args.games, seed, repeat=not args.no_repeat)
+    except (OSError, EpdError, ValueError) as exc:
+        parser.error(f"openings: {exc}")
+    quiet_engine_logs()
+
+    print(f"engine 1: {specs[0].name}: {specs[0].describe()}")
+    print(f"engine 2: {specs[1].name}: {specs[1].describe()}")
+    print(f"{args.games} games, {tc.describe()}, concurrency {args.concurrency}, openings {args.openings} ({len(openings)}), seed {seed}")
+    if sprt:
+        low, high = sprt.bounds()
+        print(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: LLR bounds ({low:.3f}, {high:.3f})")
+    sys.stdout.flush()
+
+    interactive = sys.stdout.isatty()
+
+    def report(tally: Tally, record: GameRecord) -> None:
+        line = progress_line(tally, args.games, sprt)
+        if interactive:
+            print("\r" + line.ljust(100), end="", flush=True)
+        else:
+            print(f"{line}  | game {record.job.number + 1}: {record.white} - {record.black} {record.result} ({record.termination})", flush=True)
+        if record.loser is not None and record.termination != "resignation":
+            message = f"game {record.job.number + 1}: {record.detail}"
+            print(("\n" if interactive else "") + message, flush=True)
+
+    started = time.perf_counter()
+    config = MatchConfig(specs, tc, jobs, args.concurrency, sprt, args.pgn, args.event)
+    try:
+        tally, stopped = run_match(config, report)
+    except FatalMatchError as exc:
+        if exc.tally.games:
+            print(summary(exc.tally, (specs[0].name, specs[1].name), tc, args.openings, seed, sprt, time.perf_counter() - started, f"aborted: {exc}"))
+        print(f"\nmatch aborted: {exc}", file=sys.stderr)
+        return 2
+    if interactive:
+        print()
+    print(summary(tally, (specs[0].name, specs[1].name), tc, args.openings, seed, sprt, time.perf_counter() - started, stopped))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
