@@ -4,17 +4,18 @@
 EXE    ?= minnow
 PYTHON := .venv/bin/python
 
-.PHONY: all main test venv perft-full crosscheck perft-speed bench measure clean
+.PHONY: all main test venv perft-full crosscheck perft-speed bench measure wac mates clean
 
 all:
 	cargo build --release
 	cp target/release/minnow $(EXE)
 
-# The main job: build the engine and print its size, speed and memory figures.
+# The main job: build the engine and print its size, speed, memory and bench figures.
 main: venv
 	cargo build --release
 	$(PYTHON) tools/measure.py
 	$(PYTHON) tools/crosscheck.py --positions 200 --depth 3
+	target/release/minnow bench
 
 # Everything that `.ci/run` checks, except formatting and lints.
 test: venv
@@ -40,6 +41,16 @@ perft-speed:
 
 bench:
 	cargo bench --bench movegen
+
+# Win-At-Chess at 200 ms and 1 s a position, and the mate suite.
+wac: venv
+	cargo build --release
+	$(PYTHON) tools/epd_test.py --movetime 200 tests/data/wac.epd
+	$(PYTHON) tools/epd_test.py --movetime 1000 tests/data/wac.epd
+
+mates: venv
+	cargo build --release
+	$(PYTHON) tools/epd_test.py --movetime 500 --require-all tests/data/mates.epd
 
 measure: venv
 	$(PYTHON) tools/measure.py --compare-embed

@@ -91,6 +91,7 @@ enum Stage {
     ScoreQuiets,
     Quiets,
     BadNoisy,
+    QuietChecks,
     Done,
 }
 
@@ -113,6 +114,8 @@ pub struct MovePicker {
     skip_quiets: bool,
     /// Quiescence: no killers, no under-promotions, no losing captures.
     quiescence: bool,
+    /// Quiescence: also quiet moves that give check and do not lose material.
+    quiet_checks: bool,
 }
 
 const PICKED: i32 = i32::MIN;
@@ -136,15 +139,17 @@ impl MovePicker {
             counter,
             skip_quiets: false,
             quiescence: false,
+            quiet_checks: false,
         }
     }
 
-    /// A picker for quiescence search: noisy moves only, unless in check (then all
-    /// evasions).
-    pub fn new_quiescence(tt_move: Move, in_check: bool) -> MovePicker {
+    /// A picker for quiescence search: noisy moves that do not lose material, then (with
+    /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
+    pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
         let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;
+        p.quiet_checks = quiet_checks && !in_check;
         if p.quiescence && !tt_move.is_noisy() {
             p.tt_move = Move::NONE;
         }
@@ -243,7 +248,11 @@ impl MovePicker {
                 }
                 Stage::GoodNoisy => {
                     let Some(i) = self.best_in(0, self.noisy_end) else {
-                        self.stage = if self.quiescence { Stage::Done } else { Stage::Killer1 };
+                        self.stage = match (self.quiescence, self.quiet_checks) {
+                            (false, _) => Stage::Killer1,
+                            (true, true) => Stage::QuietChecks,
+                            (true, false) => Stage::Done,
+                        };
                         continue;
                     };
                     let m = self.moves[i];
@@ -317,6 +326,20 @@ impl MovePicker {
                     if self.bad_cursor < self.bad.len() {
                         self.bad_cursor += 1;
                         return Some(self.bad[self.bad_cursor - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::QuietChecks => {
+                    if !self.quiets_generated {
+                        self.generate_quiets(pos);
+                        self.cursor = self.noisy_end;
+                    }
+                    while self.cursor < self.len {
+                        let m = self.moves[self.cursor];
+                        self.cursor += 1;
+                        if m != self.tt_move && pos.gives_check(m) && pos.see_ge(m, 0) {
+                            return Some(m);
+                        }
                     }
                     self.stage = Stage::Done;
                 }
@@ -394,12 +417,42 @@ mod tests {
     }
 
     #[test]
+    fn quiescence_picker_adds_exactly_the_safe_quiet_checks() {
+        let h = Histories::default();
+        let mut total = 0;
+        for line in include_str!("../tests/data/perftsuite.epd").lines() {
+            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            if pos.in_check() {
+                continue;
+            }
+            let mut picker = MovePicker::new_quiescence(Move::NONE, false, true);
+            let mut yielded = Vec::new();
+            while let Some(m) = picker.next(&pos, &h) {
+                yielded.push(m);
+            }
+            let expected: Vec<Move> = legal_move_list(&pos)
+                .into_iter()
+                .filter(|&m| {
+                    let safe = pos.see_ge(m, 0);
+                    let queen_or_capture = m.promotion().is_none_or(|p| p == PieceType::Queen);
+                    (m.is_noisy() && safe && queen_or_capture)
+                        || (!m.is_noisy() && safe && pos.gives_check(m))
+                })
+                .collect();
+            assert_eq!(yielded.len(), expected.len(), "{}", pos.fen());
+            assert!(expected.iter().all(|m| yielded.contains(m)), "{}", pos.fen());
+            total += yielded.iter().filter(|m| !m.is_noisy()).count();
+        }
+        assert!(total > 20, "{total}");
+    }
+
+    #[test]
     fn quiescence_picker_yields_noisy_moves_or_all_evasions() {
         let mut h = Histories::default();
         h.update_butterfly(Color::White, Move::NONE, 1);
         for line in include_str!("../tests/data/perftsuite.epd").lines() {
             let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
-            let mut picker = MovePicker::new_quiescence(Move::NONE, pos.in_check());
+            let mut picker = MovePicker::new_quiescence(Move::NONE, pos.in_check(), false);
             let mut n = 0;
             while let Some(m) = picker.next(&pos, &h) {
                 assert!(pos.in_check() || (m.is_noisy() && pos.see_ge(m, 0)));

@@ -485,9 +485,13 @@ impl<O: Output, E: Env> SearchHost for UciHost<'_, O, E> {
         }
         let nps = r.nodes * 1000 / r.time_ms.max(1);
         out.put(" nodes ").num(r.nodes).put(" nps ").num(nps).put(" time ").num(r.time_ms);
-        out.put(" hashfull ").num(r.hashfull as u64).put(" pv");
-        for m in r.pv {
-            out.put(" ").put(&m.uci());
+        out.put(" hashfull ").num(r.hashfull as u64);
+        // After a fail-low there is no PV yet; GUIs expect `pv` to be followed by moves.
+        if !r.pv.is_empty() {
+            out.put(" pv");
+            for m in r.pv {
+                out.put(" ").put(&m.uci());
+            }
         }
         out.put("\n").flush();
     }

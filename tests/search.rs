@@ -74,6 +74,22 @@ fn finds_mates_with_the_right_distance() {
     }
 }
 
+/// The 40 positions of `data/mates.epd` (mates in 1 to 4, verified with Stockfish): the
+/// engine must report exactly `score mate N` within a fixed node budget.
+#[test]
+fn reports_the_exact_distance_of_every_suite_mate() {
+    let mut checked = [0; 5];
+    for line in include_str!("data/mates.epd").lines() {
+        let (fen, ops) = line.split_once(" bm ").unwrap();
+        let n: i32 = ops.split("dm ").nth(1).unwrap().split(';').next().unwrap().trim().parse().unwrap();
+        let out = run(&[&format!("position fen {fen}"), "go nodes 100000"]);
+        let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
+        assert!(last.contains(&format!(" score mate {n} ")), "{line}\n{last}");
+        checked[n as usize] += 1;
+    }
+    assert_eq!(checked, [0, 10, 10, 10, 10]);
+}
+
 #[test]
 fn being_mated_is_a_negative_mate_score() {
     // Black's only move, Kb8, allows Rh8 mate.
@@ -108,6 +124,39 @@ fn searches_return_legal_moves_and_respect_limits() {
     let out = run(&["position startpos", "go depth 3"]);
     assert!(out.contains("info depth 3 "));
     assert!(!out.contains("info depth 4 "));
+}
+
+/// Every `info` line has the UCI fields in order, and every PV is a legal line of play.
+#[test]
+fn info_lines_are_well_formed_and_pvs_are_legal() {
+    let mut lines_checked = 0;
+    for line in include_str!("data/perftsuite.epd")
+        .lines()
+        .step_by(4)
+        .chain(include_str!("data/wac.epd").lines().step_by(10))
+    {
+        let fen: Vec<&str> = line.split([';']).next().unwrap().split_whitespace().take(4).collect();
+        let fen = fen.join(" ");
+        let out = run(&[&format!("position fen {fen}"), "go depth 7"]);
+        for info in out.lines().filter(|l| l.starts_with("info depth")) {
+            let t: Vec<&str> = info.split_whitespace().collect();
+            assert_eq!((t[1], t[3], t[5]), ("depth", "seldepth", "score"), "{info}");
+            assert!(t[6] == "cp" || t[6] == "mate", "{info}");
+            t[7].parse::<i32>().unwrap();
+            let rest = if matches!(t[8], "lowerbound" | "upperbound") { &t[9..] } else { &t[8..] };
+            assert_eq!((rest[0], rest[2], rest[4], rest[6]), ("nodes", "nps", "time", "hashfull"), "{info}");
+            if let Some(i) = rest.iter().position(|&w| w == "pv") {
+                assert!(rest.len() > i + 1, "empty pv: {info}");
+                let mut pos = Position::from_fen(&fen).unwrap();
+                for mv in &rest[i + 1..] {
+                    let m = parse_uci_move(&pos, mv).unwrap_or_else(|e| panic!("{info}: {mv}: {e}"));
+                    pos.make(m);
+                }
+            }
+            lines_checked += 1;
+        }
+    }
+    assert!(lines_checked > 200, "{lines_checked}");
 }
 
 #[test]

@@ -99,14 +99,23 @@ def parse_info(line: str) -> tuple[tuple[str, int] | None, int | None]:
     return score, depth
 
 
+#: With --nodes: the node budget per position instead of a move time.
+NODES = 0
+
+
 def search(engine: UciEngine, board: chess.Board, movetime_ms: int, timeout: float) -> SearchResult:
     """Run one `go movetime` on a fresh game; raises EngineError on trouble."""
     engine.send("ucinewgame")
     engine.send(f"position fen {board.fen()}")
     engine.send("isready")
     engine.wait_for("readyok", timeout)
-    engine.send(f"go movetime {movetime_ms}")
-    deadline = time.perf_counter() + movetime_ms / 1000 + timeout
+    if NODES:
+        # A fixed node budget: deterministic, for comparing two builds of an engine.
+        engine.send(f"go nodes {NODES}")
+        deadline = time.perf_counter() + 60 + timeout
+    else:
+        engine.send(f"go movetime {movetime_ms}")
+        deadline = time.perf_counter() + movetime_ms / 1000 + timeout
     score = depth = None
     while True:
         line = engine.read_line(deadline, "bestmove").strip()
@@ -250,12 +259,15 @@ def main(argv: list[str] | None = None) -> int:
         "--engine", default=str(DEFAULT_ENGINE), help="engine command, shell-quoted; names are looked up on PATH and in /usr/games (default: %(default)s)"
     )
     parser.add_argument("--movetime", type=int, default=1000, help="milliseconds per position (default: %(default)s)")
+    parser.add_argument("--nodes", type=int, default=0, help="search a fixed number of nodes instead (deterministic)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--jobs", type=int, default=1, help="engine processes run in parallel (default: %(default)s)")
     parser.add_argument("--option", type=parse_option, action="append", default=[], metavar="NAME=VALUE", help="UCI option to set (repeatable)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds past the move time before the engine counts as hung (default: %(default)s)")
     parser.add_argument("--require-all", action="store_true", help="exit with status 1 unless every position is solved")
     args = parser.parse_args(argv)
+    global NODES
+    NODES = args.nodes
     if args.movetime < 1 or args.jobs < 1 or (args.limit is not None and args.limit < 1):
         parser.error("--movetime, --jobs and --limit must be at least 1")
     command = shlex.split(args.engine)
