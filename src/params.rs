@@ -137,13 +137,14 @@ pub const HISTORY_BONUS_SCALE: i32 = 16;
 /// Cap of one history update.
 pub const HISTORY_MAX_BONUS: i32 = 1600;
 
-/// Time management: share of the remaining time aimed at per move when no moves-to-go.
-pub const TIME_MOVES_LEFT: u64 = 25;
+/// Time management: moves the remaining time is spread over when no moves-to-go is given.
+/// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)
+pub const TIME_MOVES_LEFT: u64 = 40;
 /// Share of the increment added to the per-move target, in percent.
 pub const TIME_INCREMENT_PERCENT: u64 = 75;
 /// Hard limit as a multiple of the soft target ...
-pub const TIME_HARD_FACTOR: u64 = 4;
+pub const TIME_HARD_FACTOR: u64 = 3;
 /// ... but never more than this percentage of the remaining time.
-pub const TIME_MAX_PERCENT: u64 = 40;
+pub const TIME_MAX_PERCENT: u64 = 20;
 /// Nodes between clock and input checks.
 pub const CHECK_EVERY_NODES: u64 = 1024;

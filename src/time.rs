@@ -74,18 +74,18 @@ impl TimeManager {
         if !self.timed {
             return;
         }
-        // Stable best move: down to 60%; a fresh change: up to 140%.
+        // Stable best move: down to 75%; a fresh change: up to 125%.
         let stability_pct: u64 = match stability {
-            0 => 140,
-            1 => 115,
+            0 => 125,
+            1 => 110,
             2 => 100,
-            3 => 85,
-            _ => 70,
+            3 => 90,
+            _ => 75,
         };
-        // A falling score asks for more time (up to +60%).
-        let drop_pct = 100 + (score_drop.clamp(0, 120) as u64) / 2;
-        // When the best move took most of the effort, the choice is clear.
-        let share_pct = 160 - best_move_share.min(100);
+        // A falling score asks for more time (up to +30%).
+        let drop_pct = 100 + (score_drop.clamp(0, 120) as u64) / 4;
+        // When the best move took most of the effort, the choice is clear (75%..125%).
+        let share_pct = 125 - best_move_share.min(100) / 2;
         let scaled = self.soft_base * stability_pct / 100 * drop_pct / 100 * share_pct / 100;
         self.soft = scaled.clamp(1, self.hard);
     }
@@ -113,8 +113,8 @@ mod tests {
             }
         }
         let tm = TimeManager::new(&Limits { time: Some(10_000), increment: 100, ..Limits::default() }, 0);
-        assert_eq!(tm.soft, 10_000 / 25 + 75);
-        assert_eq!(tm.hard, tm.soft * 4);
+        assert_eq!(tm.soft, 10_000 / 40 + 75);
+        assert_eq!(tm.hard, tm.soft * 3);
     }
 
     #[test]
