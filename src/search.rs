@@ -352,6 +352,15 @@ impl Searcher {
         }
     }
 
+    /// Counts a node at `ply` and checks the limits; false if the search must stop.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize, host: &mut impl SearchHost) -> bool {
+        self.nodes += 1;
+        self.check_limits(host);
+        self.seldepth = self.seldepth.max(ply);
+        !self.stopped
+    }
+
     /// True if the position at `ply` repeats an earlier one: once inside the search (the
     /// side to move could repeat again) or twice counting the game before the root.
     fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
@@ -410,12 +419,9 @@ impl Searcher {
         }
 
         // Step 3. Limits: time, input and node count.
-        self.nodes += 1;
-        self.check_limits(host);
-        if self.stopped {
+        if !self.enter_node(ply, host) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
 
         if !root {
             // Step 4. Draws: repetition, fifty moves, dead material.
@@ -445,12 +451,7 @@ impl Searcher {
         if let Some(h) = hit
             && !pv_node
             && h.depth >= depth
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            }
+            && h.cuts_off(alpha, beta)
         {
             return h.score;
         }
@@ -661,12 +662,9 @@ impl Searcher {
         qdepth: i32,
         host: &mut impl SearchHost,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_limits(host);
-        if self.stopped {
+        if !self.enter_node(ply, host) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { evaluate(pos) };
@@ -674,16 +672,11 @@ impl Searcher {
 
         let key = pos.key();
         let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit {
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            };
-            if usable && beta - alpha == 1 {
-                return h.score;
-            }
+        if let Some(h) = hit
+            && beta - alpha == 1
+            && h.cuts_off(alpha, beta)
+        {
+            return h.score;
         }
 
         // Stand pat: the side to move may decline every capture. (Quiet checks at the

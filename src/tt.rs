@@ -87,6 +87,20 @@ pub struct Hit {
     pub bound: Bound,
 }
 
+impl Hit {
+    /// True if the stored score settles a search with window (`alpha`, `beta`): exact, or a
+    /// bound on the side the window needs.
+    #[inline(always)]
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// The transposition table.
 pub struct Table {
     storage: &'static mut [Bucket],
