@@ -4,18 +4,30 @@
 EXE    ?= minnow
 PYTHON := .venv/bin/python
 
-.PHONY: all main test venv perft-full crosscheck perft-speed bench measure wac mates clean
+.PHONY: all main test venv submission arena perft-full crosscheck perft-speed bench measure wac mates clean
 
 all:
 	cargo build --release
 	cp target/release/minnow $(EXE)
 
-# The main job: build the engine and print its size, speed, memory and bench figures.
-main: venv
-	cargo build --release
+# The main job: build and package the submission, play it in the real Kaggle harness
+# against the harness's random agent, and print the result with size, time and memory.
+main: venv submission
+	$(PYTHON) tools/arena.py --opponent random --games 4
 	$(PYTHON) tools/measure.py
-	$(PYTHON) tools/crosscheck.py --positions 200 --depth 3
 	target/release/minnow bench
+
+# submission/submission.tar.gz; fails above 65,536 bytes.
+submission: venv
+	cargo build --release
+	$(PYTHON) tools/package.py
+
+# A longer arena run: make arena OPPONENT='cmd="gnuchess --uci" option.Hash=4' GAMES=100
+OPPONENT ?= random
+GAMES    ?= 30
+LATENCY  ?= 0
+arena: submission
+	$(PYTHON) tools/arena.py --opponent '$(OPPONENT)' --games $(GAMES) --latency $(LATENCY)
 
 # Everything that `.ci/run` checks, except formatting and lints.
 test: venv

@@ -18,6 +18,7 @@ pub mod movegen;
 pub mod movepick;
 pub mod params;
 pub mod perft;
+pub mod rules;
 pub mod search;
 pub mod see;
 pub mod tablegen;

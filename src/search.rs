@@ -16,6 +16,7 @@ use crate::eval::evaluate;
 use crate::movegen::legal_move_list;
 use crate::movepick::{Histories, MovePicker, history_bonus};
 use crate::params::*;
+use crate::rules::Rules;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
 use crate::types::{Move, PieceType};
@@ -109,6 +110,8 @@ pub struct Searcher {
     pub tt: Table,
     /// Move-ordering history.
     pub histories: Histories,
+    /// The draw rules searched under (FIDE unless the front end says otherwise).
+    pub rules: Rules,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -150,6 +153,7 @@ impl Searcher {
         Searcher {
             tt,
             histories: Histories::default(),
+            rules: Rules::Fide,
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -176,8 +180,8 @@ impl Searcher {
         self.histories.clear();
     }
 
-    /// Searches `pos`, whose game so far had the positions with keys `history` (oldest
-    /// first, the root's own key not included).
+    /// Searches `pos`, whose game so far had the positions with repetition keys `history`
+    /// (oldest first, as [`Rules::repetition_key`] gives them, the root's own not included).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -200,7 +204,7 @@ impl Searcher {
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         self.keys[..history.len()].copy_from_slice(history);
         self.root_index = history.len();
-        self.keys[self.root_index] = pos.key();
+        self.keys[self.root_index] = self.rules.repetition_key(pos, history.is_empty());
 
         let root_moves = legal_move_list(pos);
         let mut result = SearchResult {
@@ -424,11 +428,9 @@ impl Searcher {
         }
 
         if !root {
-            // Step 4. Draws: repetition, fifty moves, dead material.
-            if self.is_repetition(pos, ply) || pos.is_insufficient_material() {
-                return DRAW;
-            }
-            if pos.halfmove_clock() >= 100 && !(in_check && legal_move_list(pos).is_empty()) {
+            // Step 4. Draws by the rules in force (FIDE or the harness's): repetition, fifty
+            // moves, material. Checked before mate, as the harness does.
+            if self.is_repetition(pos, ply) || self.rules.is_draw(pos, in_check) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -496,7 +498,7 @@ impl Searcher {
                 let mut child = *pos;
                 child.make_null();
                 self.stack[ply].mv = Move::NONE;
-                self.keys[self.root_index + ply + 1] = child.key();
+                self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
@@ -562,7 +564,7 @@ impl Searcher {
             let piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
-            self.keys[self.root_index + ply + 1] = child.key();
+            self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
             let nodes_before = self.nodes;
             let new_depth = depth - 1;
 
@@ -668,6 +670,11 @@ impl Searcher {
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { evaluate(pos) };
+        }
+        // Under the harness's rules a capture can end the game by material, and a mate that
+        // makes the clock 100 is a draw: both decided here, before stand pat or mate.
+        if self.rules == Rules::Kaggle && self.rules.is_draw(pos, in_check) {
+            return DRAW;
         }
 
         let key = pos.key();

@@ -60,7 +60,13 @@ impl TimeManager {
         let available = time.saturating_sub(overhead).max(1);
         let moves_left = limits.moves_to_go.unwrap_or(TIME_MOVES_LEFT).clamp(1, TIME_MOVES_LEFT);
         let soft = (available / moves_left + limits.increment * TIME_INCREMENT_PERCENT / 100).min(available);
-        let hard_cap = if moves_left == 1 { available } else { available * TIME_MAX_PERCENT / 100 };
+        // At most a fixed share of the bank plus this move's increment: with little time left
+        // the increment (or the harness's free 0.1 s) is still worth spending.
+        let hard_cap = if moves_left == 1 {
+            available
+        } else {
+            (available * TIME_MAX_PERCENT / 100 + limits.increment).min(available)
+        };
         let hard = (soft * TIME_HARD_FACTOR).min(hard_cap).max(1);
         let soft = soft.clamp(1, hard);
         TimeManager { soft_base: soft, soft, hard, timed: true }
@@ -115,6 +121,9 @@ mod tests {
         let tm = TimeManager::new(&Limits { time: Some(10_000), increment: 100, ..Limits::default() }, 0);
         assert_eq!(tm.soft, 10_000 / 40 + 75);
         assert_eq!(tm.hard, tm.soft * 3);
+        // Nearly out of bank: the increment is still spent (here 100 ms of 150).
+        let tm = TimeManager::new(&Limits { time: Some(150), increment: 100, ..Limits::default() }, 0);
+        assert_eq!((tm.soft, tm.hard), (78, 130));
     }
 
     #[test]

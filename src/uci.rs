@@ -8,6 +8,7 @@ use crate::bench::{BENCH_DEPTH, BENCH_POSITIONS};
 use crate::board::Position;
 use crate::movegen::parse_uci_move;
 use crate::perft;
+use crate::rules::Rules;
 use crate::search::{MATE, MAX_HISTORY, Poll, Report, SearchHost, Searcher};
 use crate::time::Limits;
 use crate::tt::{Bound, Bucket, Table};
@@ -85,8 +86,12 @@ fn excerpt(text: &str) -> &str {
 /// The UCI engine state.
 pub struct Uci {
     position: Position,
-    /// Keys of the positions before `position` in the current game, oldest first.
+    /// The game's first position and its moves since, which led to `position`.
+    start: Position,
+    moves: ArrayVec<Move, MAX_GAME_MOVES>,
+    /// Repetition keys (under `rules`) of the positions before `position`, oldest first.
     history: ArrayVec<u64, MAX_HISTORY>,
+    rules: Rules,
     searcher: Searcher,
     ponder: bool,
     move_overhead: u64,
@@ -99,7 +104,10 @@ impl Uci {
     pub fn new(tt_storage: &'static mut [Bucket]) -> Uci {
         Uci {
             position: Position::startpos(),
+            start: Position::startpos(),
+            moves: ArrayVec::new(),
             history: ArrayVec::new(),
+            rules: Rules::Fide,
             searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
             ponder: false,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
@@ -125,6 +133,7 @@ impl Uci {
                 out.put("option name Ponder type check default false\n");
                 out.put("option name Move Overhead type spin default ").num(DEFAULT_MOVE_OVERHEAD);
                 out.put(" min 0 max 5000\n");
+                out.put("option name Kaggle Rules type check default false\n");
                 out.put("uciok\n");
                 Flow::Continue
             }
@@ -134,6 +143,8 @@ impl Uci {
             }
             Some("ucinewgame") => {
                 self.position = Position::startpos();
+                self.start = self.position;
+                self.moves.clear();
                 self.history.clear();
                 self.searcher.clear();
                 Flow::Continue
@@ -222,7 +233,8 @@ impl Uci {
                 return;
             }
         };
-        let mut history = ArrayVec::new();
+        let start = pos;
+        let mut moves = ArrayVec::new();
         for (i, text) in tokens.enumerate() {
             if i >= MAX_GAME_MOVES {
                 error(out).put("position: more than ").num(MAX_GAME_MOVES as u64).put(" moves\n");
@@ -230,7 +242,7 @@ impl Uci {
             }
             match parse_uci_move(&pos, text) {
                 Ok(m) => {
-                    history.push(pos.key());
+                    moves.push(m);
                     pos.make(m);
                 }
                 Err(e) => {
@@ -247,7 +259,19 @@ impl Uci {
             }
         }
         self.position = pos;
-        self.history = history;
+        self.start = start;
+        self.moves = moves;
+        self.rebuild_history();
+    }
+
+    /// Recomputes the repetition keys of the game's positions under the rules in force.
+    fn rebuild_history(&mut self) {
+        self.history.clear();
+        let mut pos = self.start;
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.history.push(self.rules.repetition_key(&pos, i == 0));
+            pos.make(m);
+        }
     }
 
     /// `go …`: perft, or a search with the given limits. Unknown or malformed parameters are
@@ -377,6 +401,17 @@ impl Uci {
                     error(out).put("setoption: Move Overhead must be from 0 to 5000\n");
                 }
             }
+        } else if name.eq_ignore_ascii_case("Kaggle Rules") {
+            match value {
+                Some("true") => self.rules = Rules::Kaggle,
+                Some("false") => self.rules = Rules::Fide,
+                _ => {
+                    error(out).put("setoption: Kaggle Rules must be true or false\n");
+                    return;
+                }
+            }
+            self.searcher.rules = self.rules;
+            self.rebuild_history();
         } else {
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
         }

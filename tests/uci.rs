@@ -152,3 +152,24 @@ fn a_whole_game_of_moves_fits() {
     let out = run(&format!("{cmd}\nd\n"));
     assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 200 101"), "{out}");
 }
+
+#[test]
+fn kaggle_rules_option() {
+    let out = run(
+        "uci\nsetoption name Kaggle Rules value maybe\nsetoption name Kaggle Rules value true\nisready\n",
+    );
+    assert!(out.lines().any(|l| l == "option name Kaggle Rules type check default false"));
+    assert_eq!(errors(&out), ["info string error: setoption: Kaggle Rules must be true or false"]);
+    assert!(out.contains("readyok"));
+}
+
+#[test]
+fn kaggle_rules_decide_a_mate_that_makes_the_clock_100() {
+    // Qa8 mates at once but makes the halfmove clock 100: FIDE takes it, the harness would
+    // call it a draw, so under Kaggle rules the engine mates a move later instead.
+    let go = "position fen 7k/8/6K1/8/8/8/1P6/Q7 w - - 99 80\ngo depth 6\n";
+    let fide = run(go);
+    assert!(fide.contains("score mate 1 ") && fide.contains("bestmove a1a8"), "{fide}");
+    let kaggle = run(&format!("setoption name Kaggle Rules value true\n{go}"));
+    assert!(kaggle.contains("score mate 2 ") && kaggle.contains("bestmove b2b"), "{kaggle}");
+}

@@ -1,0 +1,148 @@
+//! Draw rules: FIDE's, or the Kaggle harness's (kaggle-environments 1.16.11, which differ).
+//!
+//! The harness ends a game after every legal move, checking in this order: a draw if the
+//! halfmove clock is now exactly 100, if both sides have "insufficient material" by its own
+//! rule, if the position has now been seen three times, or on stalemate; otherwise a win if
+//! the move mates. So a mate that makes the clock 100, or leaves both sides "insufficient",
+//! is a draw. Its repetition key is the first four FEN fields as Chessnut writes them, with
+//! the en-passant square written after *every* double push, and the opening position is
+//! never counted. See `docs`: ../shared/docs/COMPETITION.md, measured on the harness.
+
+use crate::board::Position;
+use crate::movegen::legal_move_list;
+use crate::types::{Color, PieceType};
+
+/// Which draw rules the search applies (UCI option `Kaggle Rules`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Rules {
+    /// FIDE: fifty moves unless mated, dead material, threefold repetition.
+    #[default]
+    Fide,
+    /// The Kaggle harness: see the module documentation.
+    Kaggle,
+}
+
+/// Mixed into the repetition key of a position reached by a double pawn push under Kaggle
+/// rules, where the en-passant field makes it differ from the same placement without it.
+const KAGGLE_EN_PASSANT_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Rules {
+    /// The key under which these rules count repetitions of `pos`, or 0 for a position that
+    /// is never counted. `game_start` marks the first position of the game as given to the
+    /// engine: the harness never counts its opening, and every opening has white to move,
+    /// so under Kaggle rules a start position with white to move is not counted while one
+    /// with black to move (the position the adapter first sees when it plays black, already
+    /// reached by white's move) is counted once.
+    #[inline]
+    pub fn repetition_key(self, pos: &Position, game_start: bool) -> u64 {
+        match self {
+            Rules::Fide => pos.key(),
+            Rules::Kaggle if game_start && pos.side_to_move() == Color::White => 0,
+            Rules::Kaggle if pos.en_passant().is_some() => pos.key() ^ KAGGLE_EN_PASSANT_SALT,
+            Rules::Kaggle => pos.key(),
+        }
+    }
+
+    /// True if the game is drawn in `pos` by the fifty-move rule or by material (not
+    /// repetition, which needs the game's history). `in_check` is `pos.in_check()`.
+    #[inline]
+    pub fn is_draw(self, pos: &Position, in_check: bool) -> bool {
+        match self {
+            Rules::Fide => {
+                pos.is_insufficient_material()
+                    || (pos.halfmove_clock() >= 100 && !(in_check && legal_move_list(pos).is_empty()))
+            }
+            Rules::Kaggle => pos.halfmove_clock() == 100 || kaggle_insufficient(pos),
+        }
+    }
+}
+
+/// The harness's material draw: both sides "insufficient", where a side is insufficient
+/// if it has no queen, rook or pawn, fewer than three minor pieces, and not two minor pieces
+/// of which one is a bishop. So K+N v K+N, K+B v K+B, K+N+N v K end the game at once, while
+/// K+B+B v K (even with same-coloured bishops) and K+B+N v K play on.
+pub fn kaggle_insufficient(pos: &Position) -> bool {
+    let side_insufficient = |color: Color| {
+        let count = |kind: PieceType| pos.pieces(color, kind).count();
+        if count(PieceType::Queen) + count(PieceType::Rook) + count(PieceType::Pawn) > 0 {
+            return false;
+        }
+        let knights = count(PieceType::Knight);
+        let bishops = count(PieceType::Bishop);
+        let minors = knights + bishops;
+        minors < 3 && !(minors == 2 && bishops >= 1)
+    };
+    side_insufficient(Color::White) && side_insufficient(Color::Black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn kaggle_material_rule_differs_from_fide() {
+        // (FEN, harness draw, FIDE dead)
+        let cases = [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true, true),
+            ("4k3/8/8/8/8/8/8/3NK3 w - - 0 1", true, true),
+            ("4k3/3n4/8/8/8/8/8/3NK3 w - - 0 1", true, false),
+            ("4k3/3b4/8/8/8/8/8/3NK3 w - - 0 1", true, false),
+            ("4k3/3b4/8/8/8/8/8/2B1K3 w - - 0 1", true, false),
+            ("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", true, false),
+            ("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/B7/1B2K3 w - - 0 1", false, true),
+            ("4k3/8/8/8/8/8/8/2BNK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/8/1NNNK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false, false),
+        ];
+        for (fen, harness, fide) in cases {
+            let p = pos(fen);
+            assert_eq!(kaggle_insufficient(&p), harness, "{fen}");
+            assert_eq!(Rules::Kaggle.is_draw(&p, false), harness, "{fen}");
+            assert_eq!(p.is_insufficient_material(), fide, "{fen}");
+            assert_eq!(Rules::Fide.is_draw(&p, false), fide, "{fen}");
+        }
+    }
+
+    #[test]
+    fn fifty_moves_exactly_at_100_even_if_mated_under_kaggle_rules() {
+        // Black is mated (back-rank) with the clock at 100.
+        let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+        assert!(mated.in_check());
+        assert!(Rules::Kaggle.is_draw(&mated, true));
+        assert!(!Rules::Fide.is_draw(&mated, true));
+        let quiet = pos("6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80");
+        assert!(Rules::Kaggle.is_draw(&quiet, false));
+        assert!(Rules::Fide.is_draw(&quiet, false));
+        // Past 100 the harness never ends the game by the clock; FIDE does.
+        let past = pos("6k1/5ppp/8/8/8/8/8/R5K1 b - - 101 80");
+        assert!(!Rules::Kaggle.is_draw(&past, false));
+        assert!(Rules::Fide.is_draw(&past, false));
+    }
+
+    #[test]
+    fn kaggle_repetition_key_marks_every_double_push() {
+        // After 1.e4 (no black pawn can take en passant) FIDE ignores the ep square.
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let e4 = start.after(crate::movegen::parse_uci_move(&start, "e2e4").unwrap());
+        let same_placement = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(
+            Rules::Fide.repetition_key(&e4, false),
+            Rules::Fide.repetition_key(&same_placement, false)
+        );
+        assert_ne!(
+            Rules::Kaggle.repetition_key(&e4, false),
+            Rules::Kaggle.repetition_key(&same_placement, false)
+        );
+        // The opening (white to move) is never counted under Kaggle rules.
+        assert_eq!(Rules::Kaggle.repetition_key(&start, true), 0);
+        assert_eq!(Rules::Kaggle.repetition_key(&start, false), start.key());
+        assert_ne!(Rules::Kaggle.repetition_key(&same_placement, true), 0);
+        assert_eq!(Rules::Fide.repetition_key(&start, true), start.key());
+    }
+}

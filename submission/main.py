@@ -1,0 +1,372 @@
+"""minnow: the adapter between the Kaggle chess harness and the minnow engine (UCI).
+
+The harness execs this file inside the first timed call and calls the last callable in its
+globals, `agent(obs, config)`, once per move. At import we unpack `minnow.xz` next to this
+file and start the engine once; it lives for the whole game and ponders between calls.
+We keep the game's moves ourselves (the harness gives only the FEN and the last move) so
+the engine sees every repetition, and we always return one legal UCI move: if the engine
+dies, hangs or answers nonsense we restart it, and failing that pick a legal move ourselves.
+Environment (all optional): MINNOW_RESERVE_MS (initial latency reserve, default 30 ms; it
+grows to what the harness is seen to charge), MINNOW_DIR (where the engine is),
+MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_LOG (a file for one line
+per move).
+"""
+
+import atexit
+import lzma
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+LOADED = time.perf_counter()  # the harness execs us inside our first timed call
+
+RESERVE_MS = int(os.environ.get("MINNOW_RESERVE_MS", "30"))
+KAGGLE_RULES = os.environ.get("MINNOW_KAGGLE_RULES", "1") != "0"  # 0: FIDE draws (for comparisons)
+LOG = os.environ.get("MINNOW_LOG")  # a file to append one line per move to (for debugging)
+DELAY_MS = 100  # the harness's free, non-banked time per move (actTimeout)
+MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+# How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
+FILTERS = [
+    {"id": lzma.FILTER_X86},
+    {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 0, "lp": 0, "pb": 0, "dict_size": 1 << 20},
+]
+
+
+def _here():
+    """This file's folder without __file__ (the harness compiles us with our path)."""
+    dirs = [os.environ.get("MINNOW_DIR", ""), "/kaggle_simulations/agent"]
+    try:
+        dirs.append(os.path.dirname(sys._getframe(0).f_code.co_filename))
+    except (AttributeError, ValueError):
+        pass
+    dirs += sys.path[-1:] + [os.getcwd()]
+    for d in dirs:
+        if d and os.path.isfile(os.path.join(d, "minnow.xz")):
+            return d
+    for d in dirs:
+        if d and os.path.isfile(os.path.join(d, "minnow")):
+            return d
+    return os.getcwd()
+
+
+def _unpack():
+    """Decompresses the engine next to us once; returns its path (None if impossible)."""
+    d = _here()
+    exe = os.path.join(d, "minnow")
+    blob = os.path.join(d, "minnow.xz")
+    try:
+        if os.path.isfile(blob):
+            with open(blob, "rb") as f:
+                data = lzma.decompress(f.read(), format=lzma.FORMAT_RAW, filters=FILTERS)
+            tmp = exe + ".tmp"
+            with open(tmp, "wb") as f:
+                f.write(data)
+            del data
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, exe)
+        return exe if os.access(exe, os.X_OK) else None
+    except OSError:
+        return exe if os.access(exe, os.X_OK) else None
+
+
+def _board(fen):
+    """Placement and side of a FEN as (64-list, side), or None if it does not parse."""
+    try:
+        rows, side = fen.split()[:2]
+        cells = []
+        for row in reversed(rows.split("/")):
+            for ch in row:
+                cells += ["."] * int(ch) if ch.isdigit() else [ch]
+        if len(cells) != 64 or side not in ("w", "b"):
+            return None
+        return cells, side
+    except (ValueError, AttributeError):
+        return None
+
+
+def _sq(text):
+    return "abcdefgh".index(text[0]) + 8 * (int(text[1]) - 1)
+
+
+def _play(board, move):
+    """The (placement, side) after `move`, enough to tell whether the game goes on."""
+    cells, side = board
+    cells = list(cells)
+    a, b = _sq(move[0:2]), _sq(move[2:4])
+    piece = cells[a]
+    if piece in "kK" and abs(a - b) == 2:  # castling moves the rook too
+        r_from, r_to = (b + 1, b - 1) if b > a else (b - 2, b + 1)
+        cells[r_to], cells[r_from] = cells[r_from], "."
+    if piece in "pP" and a % 8 != b % 8 and cells[b] == ".":  # en passant
+        cells[b - 8 if piece == "P" else b + 8] = "."
+    if len(move) == 5:
+        piece = move[4].upper() if side == "w" else move[4]
+    cells[b], cells[a] = piece, "."
+    return cells, "b" if side == "w" else "w"
+
+
+class Engine:
+    """The engine process over pipes, read with deadlines so that it can never hang us."""
+
+    def __init__(self, exe, timeout):
+        self.proc = subprocess.Popen(
+            [exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
+        )
+        self.buf = b""
+        self.errors = 0  # `info string error` lines seen by `wait`
+        self.send("uci")
+        self.send("setoption name Hash value 1")
+        self.send("setoption name Ponder value true")
+        self.send("setoption name Kaggle Rules value " + ("true" if KAGGLE_RULES else "false"))
+        self.send("setoption name Move Overhead value 5")
+        self.send("isready")
+        if self.wait("readyok", time.perf_counter() + timeout) is None:
+            self.kill()
+            raise OSError("engine did not start")
+
+    def send(self, line):
+        self.proc.stdin.write((line + "\n").encode())
+
+    def wait(self, prefix, deadline):
+        """The first line starting with `prefix` before `deadline`, else None."""
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                text = line.decode(errors="replace").strip()
+                self.errors += text.startswith("info string error")
+                if text.startswith(prefix):
+                    return text
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def kill(self):
+        try:
+            self.proc.kill()
+            self.proc.wait(0.5)
+        except Exception:
+            pass
+
+
+class Adapter:
+    """Game state across calls: the moves since the first position, the engine, pondering."""
+
+    def __init__(self):
+        self.exe = _unpack()
+        self.engine = None
+        self.start = None  # FEN of the first position we saw this game
+        self.moves = []
+        self.board = None  # (placement, side) after our last move
+        self.pondering = None  # the move we ponder on, if any
+        self.ponder_move = None  # the reply the engine expects to our last move
+        self.reserve = RESERVE_MS
+        self.last_left = None  # our overage (s) when we last answered, and our own time
+        self.last_own = 0.0
+        self.start_engine()
+
+    def stop_engine(self):
+        if self.engine is not None:
+            self.engine.kill()
+        self.engine, self.pondering = None, None
+
+    def start_engine(self, timeout=2.0):
+        self.stop_engine()
+        if self.exe:
+            try:
+                self.engine = Engine(self.exe, timeout)
+            except Exception:
+                self.engine = None
+
+    def track(self, obs):
+        """Appends the opponent's move, or starts a new game if the FEN does not follow."""
+        fen, last = obs["board"], obs["lastMove"]
+        if self.board is not None and MOVE_RE.match(last) and _play(self.board, last) == _board(fen):
+            self.moves.append(last)
+        else:
+            self.start, self.moves = fen, []
+            if self.engine is not None and self.pondering:
+                self.stop_ponder()
+            if self.engine is not None:
+                self.engine.send("ucinewgame")
+
+    def learn_latency(self, left):
+        """Latency = what the harness charged for our last move minus what we measured."""
+        if self.last_left is not None:
+            charged = self.last_left - left
+            if charged > 0.001:
+                latency_ms = (charged + DELAY_MS / 1000 - self.last_own) * 1000
+                self.reserve = max(self.reserve, min(int(latency_ms) + 15, 400))
+
+    def stop_ponder(self):
+        self.engine.send("stop")
+        self.pondering = None
+        if self.engine.wait("bestmove", time.perf_counter() + 0.5) is None:
+            self.stop_engine()
+
+    def go(self, obs, mine_ms, opp_ms, ponder=""):
+        """`go` with our clock as what we may spend now, and as increment what is left of
+        the free 0.1 s after the latency reserve (not the whole 0.1 s: with 100 ms of
+        latency every second of thought comes from the bank)."""
+        w, b = (mine_ms, opp_ms) if obs["mark"] == "white" else (opp_ms, mine_ms)
+        inc = max(0, DELAY_MS - self.reserve)
+        self.engine.send("go %swtime %d btime %d winc %d binc %d" % (ponder, w, b, inc, inc))
+
+    def ask(self, obs, t0, left_ms, opp_ms):
+        """The engine's move for the current position, or None (engine stopped if hung)."""
+        last = obs["lastMove"]
+        if self.pondering is not None and self.moves and self.moves[-1] == last == self.pondering:
+            self.hit = True
+            self.engine.send("ponderhit")
+        else:
+            if self.pondering is not None:
+                self.stop_ponder()
+                if self.engine is None:
+                    return None
+            used = (time.perf_counter() - t0) * 1000
+            budget = max(1, int(left_ms + DELAY_MS - used - self.reserve))
+            self.engine.send("position fen " + self.start + (" moves " + " ".join(self.moves) if self.moves else ""))
+            self.go(obs, budget, opp_ms)
+        self.pondering = None
+        errors = self.engine.errors
+        deadline = t0 + (left_ms + DELAY_MS - self.reserve / 2) / 1000
+        line = self.engine.wait("bestmove", deadline)
+        if line is None:
+            self.stop_engine()
+            return None
+        if self.engine.errors != errors:  # the engine refused the position: not our move
+            return None
+        parts = line.split()
+        move = parts[1] if len(parts) > 1 else ""
+        self.ponder_move = parts[3] if len(parts) > 3 and parts[2] == "ponder" else None
+        return move
+
+    def legal(self, fen, move, left_ms):
+        """Cheap checks always; Chessnut's full legality check (5 ms) unless time is short."""
+        board = _board(fen)
+        if not MOVE_RE.match(move) or board is None:
+            return False
+        ours = str.isupper if board[1] == "w" else str.islower
+        piece, target = board[0][_sq(move[:2])], board[0][_sq(move[2:4])]
+        if piece == "." or not ours(piece) or (target != "." and ours(target)):
+            return False
+        if left_ms > 150:
+            try:
+                from Chessnut import Game
+
+                return move in Game(fen).get_moves()
+            except ImportError:
+                pass
+            except Exception:
+                return False
+        return True
+
+    @staticmethod
+    def fallback(fen):
+        """A legal move without the engine: Chessnut's, preferring captures and promotions."""
+        try:
+            from Chessnut import Game
+
+            moves = list(Game(fen).get_moves())
+            board = _board(fen)
+            best = [m for m in moves if len(m) == 5 and m[4] == "q"] + [
+                m for m in moves if board and board[0][_sq(m[2:4])] != "."
+            ]
+            return (best or moves)[0]
+        except Exception:
+            return "e2e4" if " w " in fen else "e7e5"
+
+    def ponder(self, obs, left_ms, opp_ms):
+        """Thinks on the opponent's time about the reply the engine expects."""
+        p = self.ponder_move
+        if self.engine is None or p is None or not MOVE_RE.match(p):
+            return
+        self.engine.send("position fen " + self.start + " moves " + " ".join(self.moves + [p]))
+        self.go(obs, max(1, int(left_ms + DELAY_MS - self.reserve)), opp_ms, "ponder ")
+        self.pondering = p
+
+    def move(self, obs):
+        t0 = time.perf_counter() if self.last_left is not None else LOADED
+        fen = obs["board"]
+        left = float(obs["remainingOverageTime"])
+        self.learn_latency(left)
+        left_ms = max(0.0, left * 1000)
+        opp_ms = max(1, int(float(obs["opponentRemainingOverageTime"]) * 1000))
+        self.track(obs)
+        move, self.hit = None, False
+        for _ in range(2):
+            # (Re)start the engine only while that leaves most of this move's time.
+            spare = (left_ms + DELAY_MS) / 3 - (time.perf_counter() - t0) * 1000
+            if self.engine is None and spare > 0:
+                self.start_engine(spare / 1000)
+            if self.engine is None:
+                break
+            move = self.ask(obs, t0, left_ms, opp_ms)
+            if move is not None and self.legal(fen, move, left_ms):
+                break
+            move = None
+            self.stop_engine()
+        if move is None:
+            move, self.ponder_move = self.fallback(fen), None
+        self.moves.append(move)
+        self.board = _play(_board(fen), move) if _board(fen) else None
+        own = time.perf_counter() - t0
+        spent = max(0.0, own + self.reserve / 1000 - DELAY_MS / 1000)
+        self.ponder(obs, left_ms - spent * 1000, opp_ms)
+        self.last_left, self.last_own = left, time.perf_counter() - t0
+        if LOG:
+            with open(LOG, "a") as f:
+                f.write("left %.3f reserve %d hit %s own %.3f move %s\n" % (left, self.reserve, self.hit, self.last_own, move))
+        return move
+
+
+def _field(obs, name, default):
+    try:
+        value = obs[name] if isinstance(obs, dict) else getattr(obs, name)
+    except (KeyError, AttributeError, TypeError):
+        return default
+    return default if value is None else value
+
+
+_adapter = None
+
+
+def agent(obs, config=None):
+    """The harness calls this once per move; it always returns one legal UCI move."""
+    global _adapter
+    clean = {
+        "board": str(_field(obs, "board", START_FEN)),
+        "lastMove": str(_field(obs, "lastMove", "")),
+        "mark": str(_field(obs, "mark", "")),
+        "remainingOverageTime": _field(obs, "remainingOverageTime", 0.0),
+        "opponentRemainingOverageTime": _field(obs, "opponentRemainingOverageTime", 10.0),
+    }
+    for key in ("remainingOverageTime", "opponentRemainingOverageTime"):
+        try:
+            clean[key] = float(clean[key])
+        except (TypeError, ValueError):
+            clean[key] = 0.0
+    if clean["mark"] not in ("white", "black"):
+        board = _board(clean["board"])
+        clean["mark"] = "black" if board and board[1] == "b" else "white"
+    try:
+        if _adapter is None:
+            _adapter = Adapter()
+        return _adapter.move(clean)
+    except Exception:
+        return Adapter.fallback(clean["board"])
+
+
+try:  # start the engine now, inside the harness's first call, not at the first move's search
+    _adapter = Adapter()
+    atexit.register(_adapter.stop_engine)
+except Exception:
+    _adapter = None

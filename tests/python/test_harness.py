@@ -1,0 +1,294 @@
+"""The submission in the real Kaggle harness (kaggle-environments 1.16.11): packaging,
+the adapter's robustness, and the harness's own draw rules, each shown in a real game.
+
+The submission is packaged from target/release/minnow (built by `make test`) into a
+temporary folder and unpacked there as Kaggle would. Custom start positions are set by
+replacing the harness's opening list (its interpreter reads the module global OPENINGS).
+"""
+
+import ast
+import contextlib
+import importlib
+import io
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "target/release/minnow"
+MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
+
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    from kaggle_environments import make
+    from kaggle_environments.agent import get_last_callable
+HARNESS = importlib.import_module("kaggle_environments.envs.chess.chess")
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    assert ENGINE.is_file(), "build the engine first: cargo build --release"
+    out = tmp_path_factory.mktemp("package") / "submission.tar.gz"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools/package.py"), "--exe", str(ENGINE), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out, run.stdout
+
+
+@pytest.fixture
+def agent_dir(archive, tmp_path):
+    """A fresh unpacked submission, as /kaggle_simulations/agent/ would hold it."""
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    with tarfile.open(archive[0], "r:gz") as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def load_agent(folder: Path, **env):
+    """main.py exec'd exactly as the harness does it (last callable of its globals)."""
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return get_last_callable((folder / "main.py").read_text(), path=str(folder / "main.py"))
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def play(fen, agents, monkeypatch, steps=1000):
+    """A real harness game from `fen`; returns the list of steps."""
+    monkeypatch.setattr(HARNESS, "OPENINGS", [fen])
+    env = make("chess", configuration={"seed": 0, "episodeSteps": steps})
+    return env.run(agents)
+
+
+def scripted(moves):
+    """An agent that plays the given moves in order."""
+    queue = list(moves)
+
+    def agent(obs):
+        return queue.pop(0)
+
+    return agent
+
+
+# ---------------------------------------------------------------------------------------
+# Packaging
+
+
+def test_archive_fits_and_holds_main_py_and_the_engine(archive):
+    path, report = archive
+    size = path.stat().st_size
+    assert size <= 65536, report
+    assert re.search(rf"SUBMISSION bytes={size} ", report)
+    with tarfile.open(path, "r:gz") as tar:
+        assert sorted(tar.getnames()) == ["main.py", "minnow.xz"]
+
+
+def test_package_and_adapter_agree_on_the_compression_filters():
+    def filters(path):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "FILTERS" for t in node.targets):
+                return ast.dump(node.value)
+        raise AssertionError(f"no FILTERS in {path}")
+
+    assert filters(ROOT / "tools/package.py") == filters(ROOT / "submission/main.py")
+
+
+def test_main_py_runs_without_file_and_the_last_callable_is_the_agent(agent_dir):
+    agent = load_agent(agent_dir)
+    assert agent.__name__ == "agent"
+    assert (agent_dir / "minnow").is_file()  # unpacked next to main.py, found without __file__
+
+
+# ---------------------------------------------------------------------------------------
+# The adapter never fails
+
+
+def legal_moves(fen):
+    return {m.uci() for m in chess.Board(fen).legal_moves}
+
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+OPENING = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+
+@pytest.mark.parametrize(
+    "obs, fen",
+    [
+        ({"board": "", "mark": "white", "lastMove": "", "remainingOverageTime": 10}, None),
+        ({"board": "this is not a FEN", "mark": "white", "lastMove": "", "remainingOverageTime": 10}, None),
+        ({"board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "mark": "white"}, None),
+        ({"board": OPENING}, OPENING),  # every other field missing
+        ({"board": OPENING, "mark": "white", "lastMove": "zz99", "remainingOverageTime": "x"}, OPENING),
+        ({"board": OPENING, "mark": "purple", "lastMove": None, "remainingOverageTime": -3}, OPENING),
+        ({"board": OPENING, "mark": "white", "lastMove": "e7e5", "remainingOverageTime": 10}, OPENING),
+        ({}, START),
+        (None, START),
+    ],
+)
+def test_malformed_observations_never_raise(agent_dir, obs, fen):
+    agent = load_agent(agent_dir)
+    move = agent(obs, {})
+    assert isinstance(move, str) and MOVE.match(move), move
+    if fen:
+        assert move in legal_moves(fen)
+
+
+def test_a_last_move_that_does_not_fit_starts_a_new_game(agent_dir):
+    agent = load_agent(agent_dir)
+    first = agent({"board": OPENING, "mark": "white", "lastMove": "", "remainingOverageTime": 10}, {})
+    assert first in legal_moves(OPENING)
+    other = "rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3"
+    move = agent({"board": other, "mark": "white", "lastMove": "g8f6", "remainingOverageTime": 9}, {})
+    assert move in legal_moves(other)
+
+
+def engine_pids(folder):
+    pids = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/exe").startswith(str(folder)):
+                    pids.append(int(pid))
+    return pids
+
+
+def test_a_killed_engine_is_restarted(agent_dir):
+    agent = load_agent(agent_dir)
+    board = chess.Board(OPENING)
+    first = agent({"board": board.fen(), "mark": "white", "lastMove": "", "remainingOverageTime": 10}, {})
+    for pid in engine_pids(agent_dir):
+        os.kill(pid, 9)
+    board.push_uci(first)
+    reply = next(iter(board.legal_moves))
+    board.push(reply)
+    move = agent({"board": board.fen(), "mark": "white", "lastMove": reply.uci(), "remainingOverageTime": 9}, {})
+    assert move in legal_moves(board.fen())
+    assert engine_pids(agent_dir), "no engine running after the restart"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sleep 100",  # hangs without a word
+        "while read l; do case $l in isready) echo readyok;; go*) echo bestmove a1a1;; esac; done",
+        "while read l; do case $l in isready) echo readyok;; go*) echo bestmove e7e5;; esac; done",
+        "exit 3",  # dies at once
+    ],
+)
+def test_a_broken_engine_still_gives_a_legal_move_in_time(tmp_path, script):
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    (folder / "main.py").write_text((ROOT / "submission/main.py").read_text())
+    fake = folder / "minnow"
+    fake.write_text("#!/bin/sh\n" + script + "\n")
+    fake.chmod(0o755)
+    agent = load_agent(folder, MINNOW_DIR=str(folder))
+    for left in (10.0, 0.3):
+        start = time.perf_counter()
+        move = agent({"board": OPENING, "mark": "white", "lastMove": "", "remainingOverageTime": left}, {})
+        took = time.perf_counter() - start
+        assert move in legal_moves(OPENING)
+        assert took < left + 0.1, took
+
+
+# ---------------------------------------------------------------------------------------
+# Harness rules, each shown in a real game
+
+
+def outcome(steps):
+    last = steps[-1]
+    return last[0].reward, last[1].reward, last[0].observation.board, len(steps) - 1
+
+
+def test_mate_that_makes_the_clock_100_is_a_draw_so_the_engine_mates_later(agent_dir, monkeypatch):
+    fen = "7k/8/6K1/8/8/8/1P6/Q7 w - - 99 80"  # Qa8 mates at once, but makes the clock 100
+    fide = load_agent(agent_dir, MINNOW_KAGGLE_RULES="0")
+    white, black, board, plies = outcome(play(fen, [fide, "random"], monkeypatch))
+    assert (white, black, plies) == (0.5, 0.5, 1)  # FIDE rules: mate in one, drawn by the harness
+    assert board.split()[4] == "100"
+    kaggle = load_agent(agent_dir)
+    white, black, board, plies = outcome(play(fen, [kaggle, "random"], monkeypatch))
+    assert (white, black) == (1, 0)  # a pawn move first, then mate
+    assert chess.Board(board).is_checkmate() and plies == 3
+
+
+def test_worse_side_trades_into_knight_v_knight(agent_dir, monkeypatch):
+    fen = "8/8/8/8/3n4/N7/2p5/4K2k w - - 0 60"  # c2 queens next move; Nxc2 leaves K+N v K+N
+    agent = load_agent(agent_dir)
+    white, black, board, plies = outcome(play(fen, [agent, "random"], monkeypatch))
+    assert (white, black, plies) == (0.5, 0.5, 1)
+    assert board.split()[0] == "8/8/8/8/3n4/8/2N5/4K2k"
+
+
+def test_better_side_avoids_capturing_into_two_knights_v_king(agent_dir, monkeypatch):
+    fen = "4k3/8/8/8/8/4p3/8/2NNK3 w - - 0 60"  # Nxe3 leaves K+N+N v K: a harness draw
+    fide = load_agent(agent_dir, MINNOW_KAGGLE_RULES="0")
+    white, black, board, plies = outcome(play(fen, [fide, "random"], monkeypatch, steps=9))
+    assert (white, black, plies) == (0.5, 0.5, 1)  # FIDE rules take the pawn: drawn at once
+    kaggle = load_agent(agent_dir)
+    steps = play(fen, [kaggle, "random"], monkeypatch, steps=9)
+    assert len(steps) - 1 == 8  # still playing when the step limit ends the test
+    assert steps[1][0].action != "d1e3"
+
+
+def test_two_bishops_on_one_colour_v_king_is_played_on(agent_dir, monkeypatch):
+    fen = "4k3/8/8/8/8/4B3/8/2B1K3 w - - 94 60"  # FIDE: dead; the harness plays on
+    agent = load_agent(agent_dir)
+    white, black, board, plies = outcome(play(fen, [agent, "random"], monkeypatch))
+    assert (white, black) == (0.5, 0.5)
+    assert plies == 6 and board.split()[4] == "100"  # ended by the clock, not by material
+
+
+WHITE_SHORT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1"  # white without its queen
+BLACK_SHORT = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # black without its queen
+ROUND_TRIPS = "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1 g8f6".split()
+
+
+def test_position_after_a_double_push_never_repeats(monkeypatch):
+    # After 1.e4 the harness writes the en-passant square "e3" although no capture is
+    # possible, so the same placement after the knights' round trips is another position.
+    steps = play(WHITE_SHORT, [scripted(ROUND_TRIPS[0::2]), scripted(ROUND_TRIPS[1::2])], monkeypatch)
+    board = chess.Board(WHITE_SHORT)
+    for m in ROUND_TRIPS[:9]:
+        board.push_uci(m)
+    assert board.is_repetition(3)  # FIDE: threefold after ply 9 ...
+    assert len(steps) - 1 == 10  # ... the harness goes on and draws at ply 10 (Nf6, third time)
+    assert (steps[-1][0].reward, steps[-1][1].reward) == (0.5, 0.5)
+
+
+def uci(commands):
+    run = subprocess.run([str(ENGINE)], input="\n".join(commands + ["quit"]) + "\n", capture_output=True, text=True)
+    lines = run.stdout.splitlines()
+    best = [line.split()[1] for line in lines if line.startswith("bestmove")][-1]
+    scores = [line for line in lines if " score " in line and " pv " in line]
+    return best, scores[-1].split(" score ")[1].split(" nodes")[0]
+
+
+def test_engine_counts_repetitions_as_the_harness_does():
+    # White, a queen down, to move at ply 8: under FIDE rules Ng1 repeats the position after
+    # 1.e4 a third time and draws; the harness (previous test) goes on, and so does the engine.
+    moves = " ".join(ROUND_TRIPS[:8])
+    best, score = uci(["setoption name Kaggle Rules value false", f"position fen {WHITE_SHORT} moves {moves}", "go depth 6"])
+    assert (best, score) == ("f3g1", "cp 0")
+    best, score = uci(["setoption name Kaggle Rules value true", f"position fen {WHITE_SHORT} moves {moves}", "go depth 6"])
+    assert score != "cp 0" and best != "f3g1", (best, score)
+    # Black, a queen down, to move at ply 9: Nf6 is the harness's third occurrence, a draw.
+    moves = " ".join(ROUND_TRIPS[:9])
+    best, score = uci(["setoption name Kaggle Rules value true", f"position fen {BLACK_SHORT} moves {moves}", "go depth 6"])
+    assert (best, score) == ("g8f6", "cp 0")

@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""Plays the packaged submission in the real Kaggle chess harness (kaggle-environments 1.16.11).
+
+    .venv/bin/python tools/arena.py --opponent random --games 30
+    .venv/bin/python tools/arena.py --opponent 'cmd="gnuchess --uci" option.Hash=4' --games 100
+    .venv/bin/python tools/arena.py --opponent 'cmd=stockfish "option.Skill Level=0"' --latency 100
+
+Each game unpacks submission/submission.tar.gz into a fresh folder, as Kaggle does, and runs
+`env.run([main.py, opponent])` in the harness itself: the harness execs main.py inside the
+first timed call, times every move and ends the game by its own rules. Opponents are the
+harness's built-in agents (`random`, `king_shuffle`, `board_shuffle`) or any UCI/XBoard engine
+(spec as in match.py) wrapped as an agent on the same clock: its remaining overage plus the
+free 0.1 s, as a clock with 0.1 s increment, and the game's moves so it sees repetitions.
+Game 2k and 2k+1 use the same opening (seed), with colours swapped; seeds are spread over the
+2000 openings. `--latency MS` adds a simulated network round trip to every one of our moves
+(half before, half after the call), which the harness charges to our clock.
+
+Prints a progress line per game, then W/D/L, Elo with its 95% interval, termination counts,
+our per-move time (median, max, first move), the lowest remaining overage, the engine's peak
+RSS (VmHWM of the engine process) and the arena process's RSS growth; saves a PGN of every
+game and the harness's HTML replay of the first one. The last line is machine-readable:
+`ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import io
+import os
+import shutil
+import statistics
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+import chess.pgn  # noqa: E402
+
+from engines import open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
+from match import fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
+
+BUILTIN = ("random", "king_shuffle", "board_shuffle")
+DELAY = 0.1  # the harness's free time per move
+
+
+def harness_env(seed: int):
+    """A fresh chess environment of the real harness for opening `seed % 2000`."""
+    import contextlib
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        from kaggle_environments import make  # prints warnings about unrelated environments
+
+        return make("chess", configuration={"seed": seed}, debug=False)
+
+
+def unpack(archive: Path, into: Path) -> Path:
+    """Unpacks the submission exactly as Kaggle does (tar.gz into the agent folder)."""
+    into.mkdir(parents=True)
+    with tarfile.open(archive, "r:gz") as tar:
+        tar.extractall(into, filter="data")
+    return into / "main.py"
+
+
+def with_latency(main_py: Path, latency_ms: float):
+    """Our agent as the harness would load it (exec of main.py in the first call), with a
+    simulated round trip added to every call."""
+    from kaggle_environments.agent import get_last_callable
+
+    inner = None
+    source = main_py.read_text()
+
+    def agent(obs, config):
+        nonlocal inner
+        time.sleep(latency_ms / 2000)
+        if inner is None:
+            inner = get_last_callable(source, path=str(main_py))
+        move = inner(obs, config)
+        time.sleep(latency_ms / 2000)
+        return move
+
+    return agent
+
+
+class EngineAgent:
+    """A UCI/XBoard engine as a harness agent on the harness's clock."""
+
+    def __init__(self, spec: str):
+        self.spec = parse_engine_spec(spec)
+        self.name = self.spec.name
+        self.engine = open_engine(self.spec)
+        self.board: chess.Board | None = None
+
+    def new_game(self) -> None:
+        self.board = None
+        if isinstance(self.engine.protocol, chess.engine.UciProtocol):
+            self.engine.protocol._ucinewgame()
+            self.engine.ping()
+
+    def __call__(self, obs, config):
+        fen = obs.board
+        board = self.board
+        if board is not None and obs.lastMove:
+            try:
+                board.push_uci(obs.lastMove)
+            except ValueError:
+                board = None
+        if board is None or board.board_fen() != fen.split()[0]:
+            board = chess.Board(fen)
+        left = max(0.0, float(obs.remainingOverageTime))
+        other = max(0.0, float(obs.opponentRemainingOverageTime))
+        white = board.turn == chess.WHITE
+        margin = 0.03
+        limit = chess.engine.Limit(
+            white_clock=(left if white else other) + DELAY - margin,
+            black_clock=(other if white else left) + DELAY - margin,
+            white_inc=DELAY,
+            black_inc=DELAY,
+        )
+        result = self.engine.play(board, limit)
+        move = result.move.uci() if result.move else ""
+        board.push(result.move)
+        self.board = board
+        return move
+
+    def close(self) -> None:
+        try:
+            self.engine.quit()
+        except Exception:
+            pass
+        self.engine.close()
+
+
+def children(pid: int) -> list[int]:
+    """Process ids of all descendants of `pid`."""
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                for child in f.read().split():
+                    out.append(int(child))
+                    out += children(int(child))
+    except OSError:
+        pass
+    return out
+
+
+def status_kib(pid: int | str, field: str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def engine_processes(folder: Path) -> list[int]:
+    """Our engine processes: descendants running the binary unpacked in `folder`."""
+    found = []
+    for pid in children(os.getpid()):
+        try:
+            if os.readlink(f"/proc/{pid}/exe").startswith(str(folder)):
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def harness_insufficient(board: chess.Board) -> bool:
+    def sufficient(color):
+        pieces = board.pieces
+        if pieces(chess.QUEEN, color) or pieces(chess.ROOK, color) or pieces(chess.PAWN, color):
+            return True
+        n, b = len(pieces(chess.KNIGHT, color)), len(pieces(chess.BISHOP, color))
+        return n + b >= 3 or (n + b == 2 and b >= 1)
+
+    return not sufficient(chess.WHITE) and not sufficient(chess.BLACK)
+
+
+def termination(steps, us: int) -> str:
+    """Why the game ended, in the harness's own order of checks."""
+    last = steps[-1]
+    for i, s in enumerate(last):
+        if s.status in ("TIMEOUT", "ERROR", "INVALID"):
+            who = "ours" if i == us else "theirs"
+            return f"{'timeout' if s.status == 'TIMEOUT' else 'error'} ({who})"
+    if len(steps) >= 1000:
+        return "ply limit"
+    fen = last[0].observation.board
+    board = chess.Board(fen)
+    if int(fen.split()[4]) == 100:
+        return "50-move"
+    if harness_insufficient(board):
+        return "insufficient"
+    keys = collections.Counter(" ".join(s[0].observation.board.split()[:4]) for s in steps[1:])
+    if keys[" ".join(fen.split()[:4])] >= 3:
+        return "repetition"
+    if board.is_stalemate():
+        return "stalemate"
+    if board.is_checkmate():
+        return "mate"
+    return "other"
+
+
+def game_pgn(steps, names: tuple[str, str], seed: int, result: str, reason: str) -> str:
+    start = steps[0][0].observation.board
+    game = chess.pgn.Game()
+    game.headers.update(
+        Event="minnow arena (kaggle-environments 1.16.11)",
+        White=names[0],
+        Black=names[1],
+        Result=result,
+        FEN=start,
+        SetUp="1",
+        Termination=reason,
+        Round=str(seed),
+    )
+    board = chess.Board(start)
+    node = game
+    for step in steps[1:]:
+        mover = 0 if board.turn == chess.WHITE else 1
+        action = step[mover].action
+        try:
+            move = chess.Move.from_uci(action or "")
+            if move not in board.legal_moves:
+                break
+        except ValueError:
+            break
+        node = node.add_variation(move)
+        board.push(move)
+    return str(game) + "\n\n"
+
+
+def play(args, index: int, opponent, work: Path) -> dict:
+    pair = index // 2
+    seed = (args.seed + pair * 997) % 2000  # 997 is prime: pairs walk over all 2000 openings
+    us = index % 2  # 0: we play white
+    folder = work / f"game{index}"
+    main_py = unpack(Path(args.submission), folder)
+    ours = with_latency(main_py, args.latency) if args.latency else str(main_py)
+    theirs = opponent
+    if not isinstance(opponent, str):
+        opponent.new_game()
+    env = harness_env(seed)
+    agents = [ours, theirs] if us == 0 else [theirs, ours]
+    peak = 0
+    steps = env.run(agents)
+    for pid in engine_processes(folder):
+        peak = max(peak, status_kib(pid, "VmHWM"))
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    # A timeout or an error loses (the harness sets that agent's reward to None).
+    bad = ("TIMEOUT", "ERROR", "INVALID")
+    if steps[-1][us].status in bad:
+        points = 0.0
+    elif steps[-1][1 - us].status in bad:
+        points = 1.0
+    else:
+        points = float(steps[-1][us].reward or 0)
+    ours_times = [log[us]["duration"] for log in env.logs if len(log) > us and "duration" in log[us]]
+    # The overage we had left after each of our moves (the observation after the move).
+    overage = [s[us].observation.remainingOverageTime for s in steps[1:]]
+    reason = termination(steps, us)
+    names = ("minnow", args.name) if us == 0 else (args.name, "minnow")
+    white_points = points if us == 0 else 1 - points
+    result = {1.0: "1-0", 0.0: "0-1"}.get(white_points, "1/2-1/2")
+    record = {
+        "index": index,
+        "pair": pair,
+        "seed": seed,
+        "us": us,
+        "points": points,
+        "reason": reason,
+        "plies": len(steps) - 1,
+        "times": ours_times,
+        "min_overage": min(overage) if overage else 10.0,
+        "peak_kib": peak,
+        "pgn": game_pgn(steps, names, seed, result, reason),
+    }
+    if index == 0 and args.html:
+        Path(args.html).write_text(env.render(mode="html"))
+    shutil.rmtree(folder, ignore_errors=True)
+    return record
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--opponent", default="random", help="random | king_shuffle | board_shuffle | engine spec")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0, help="first opening (seed) of the series")
+    ap.add_argument("--latency", type=float, default=0.0, help="simulated round trip per move, ms")
+    ap.add_argument("--submission", default=str(ROOT / "submission/submission.tar.gz"))
+    ap.add_argument("--pgn", default=str(ROOT / "target/arena/games.pgn"))
+    ap.add_argument("--html", default=str(ROOT / "target/arena/replay.html"))
+    args = ap.parse_args()
+    quiet_engine_logs()
+    for path in (args.pgn, args.html):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    if args.opponent in BUILTIN:
+        opponent, args.name = args.opponent, args.opponent
+    else:
+        opponent = EngineAgent(args.opponent)
+        args.name = opponent.name
+    print(f"minnow ({args.submission}) vs {args.name}: {args.games} games in kaggle-environments "
+          f"1.16.11, 10 s overage + 0.1 s a move" + (f", {args.latency:g} ms simulated latency" if args.latency else ""))
+
+    harness_env(0)  # import the harness first: the RSS growth below is then the games'
+    rss_before = status_kib("self", "VmRSS")
+    records = []
+    wins = draws = losses = 0
+    pairs = {}
+    penta = [0] * 5
+    started = time.time()
+    pgn = open(args.pgn, "w")
+    with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
+        try:
+            for i in range(args.games):
+                r = play(args, i, opponent, Path(tmp))
+                records.append(r)
+                pgn.write(r["pgn"])
+                pgn.flush()
+                wins += r["points"] == 1.0
+                draws += r["points"] == 0.5
+                losses += r["points"] == 0.0
+                if r["pair"] in pairs:
+                    penta[round(2 * (pairs.pop(r["pair"]) + r["points"]))] += 1
+                else:
+                    pairs[r["pair"]] = r["points"]
+                est = pentanomial_elo(penta) if sum(penta) >= 2 else trinomial_elo(wins, draws, losses)
+                done = i + 1
+                bar = "#" * (20 * done // args.games) + "." * (20 - 20 * done // args.games)
+                colour = "white" if r["us"] == 0 else "black"
+                print(f"[{bar}] {done}/{args.games} W/D/L {wins}/{draws}/{losses} elo {fmt_elo(est.elo)} ± "
+                      f"{fmt_err(est.error)} | seed {r['seed']} as {colour}: {r['points']:g} ({r['reason']}, "
+                      f"{r['plies']} plies, min overage {r['min_overage']:.2f} s)", flush=True)
+        finally:
+            pgn.close()
+            if not isinstance(opponent, str):
+                opponent.close()
+
+    n = len(records)
+    est = pentanomial_elo(penta) if sum(penta) >= 2 else trinomial_elo(wins, draws, losses)
+    reasons = collections.Counter(r["reason"] for r in records)
+    times = [t for r in records for t in r["times"]]
+    firsts = [r["times"][0] for r in records if r["times"]]
+    min_overage = min(r["min_overage"] for r in records)
+    peak = max(r["peak_kib"] for r in records)
+    timeouts = sum(v for k, v in reasons.items() if k == "timeout (ours)")
+    errors = sum(v for k, v in reasons.items() if k == "error (ours)")
+    rss_after = status_kib("self", "VmRSS")
+    print()
+    print("=" * 72)
+    print(f"minnow vs {args.name}: {n} games, W/D/L {wins}/{draws}/{losses}, "
+          f"score {100 * (wins + draws / 2) / n:.1f}%")
+    print(f"Elo {fmt_elo(est.elo)} ± {fmt_err(est.error)} (95%, {est.model}, "
+          f"[{fmt_elo(est.low)}, {fmt_elo(est.high)}])")
+    print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    print(f"our move time: median {1000 * statistics.median(times):.0f} ms, max {1000 * max(times):.0f} ms, "
+          f"first move median {1000 * statistics.median(firsts):.0f} ms ({len(times)} moves)")
+    print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
+    print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
+    print(f"PGN: {args.pgn}   replay: {args.html}   ({time.time() - started:.0f} s)")
+    print(f"ARENA games={n} wins={wins} draws={draws} losses={losses} elo={est.elo:.1f} err={est.error:.1f} "
+          f"timeouts={timeouts} errors={errors} min_overage={min_overage:.3f} peak_rss_kib={peak}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
