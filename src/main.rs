@@ -123,7 +123,7 @@ impl Env for System {
                 if s.overflow {
                     s.overflow = false;
                     self.out_of_band = "input line longer than 16384 bytes, ignored";
-                    continue;
+                    return Some("");
                 }
                 let line = &s.buf[line_start..line_start + nl];
                 let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -140,6 +140,11 @@ impl Env for System {
                 return if s.eof { Some("quit") } else { None };
             }
         }
+    }
+
+    fn take_error(&mut self) -> Option<&'static str> {
+        let problem = core::mem::take(&mut self.out_of_band);
+        (!problem.is_empty()).then_some(problem)
     }
 }
 
@@ -193,9 +198,8 @@ extern "C" fn minnow_start(stack: *const usize) -> ! {
             }
             None => continue,
         };
-        if !system.out_of_band.is_empty() {
-            out.put("info string error: ").put(system.out_of_band).put("\n").flush();
-            system.out_of_band = "";
+        if let Some(problem) = system.take_error() {
+            out.put("info string error: ").put(problem).put("\n").flush();
         }
         let text = core::str::from_utf8(&line[..len]).unwrap_or("");
         if uci.handle_line(text, &mut out, &mut system) == Flow::Quit {

@@ -62,6 +62,11 @@ pub trait Env {
     /// The next complete input line, without its line ending. With `block` false, `None`
     /// means nothing is waiting; with `block` true it waits. End of input reads as `quit`.
     fn read_line(&mut self, block: bool) -> Option<&str>;
+    /// A problem found while reading input (a line that was not UTF-8 or too long),
+    /// reported once: the front end prints it as an error line.
+    fn take_error(&mut self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Whether the engine should keep reading commands.
@@ -461,6 +466,9 @@ impl<O: Output, E: Env> UciHost<'_, O, E> {
                 Poll::Continue
             }
         };
+        if let Some(problem) = self.env.take_error() {
+            error(self.out).put(problem).put("\n");
+        }
         self.out.flush();
         Some(poll)
     }
