@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import io
 import os
 import shutil
@@ -52,8 +53,6 @@ DELAY = 0.1  # the harness's free time per move
 
 def harness_env(seed: int):
     """A fresh chess environment of the real harness for opening `seed % 2000`."""
-    import contextlib
-
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         from kaggle_environments import make  # prints warnings about unrelated environments
 
@@ -96,14 +95,32 @@ class EngineAgent:
         self.name = self.spec.name
         self.engine = open_engine(self.spec)
         self.board: chess.Board | None = None
+        self.restarts = 0
+        self.failures: list[str] = []
 
     def new_game(self) -> None:
+        """Fresh game state; an engine that died or hangs in the last game is restarted."""
         self.board = None
-        if isinstance(self.engine.protocol, chess.engine.UciProtocol):
-            self.engine.protocol._ucinewgame()
+        try:
+            if isinstance(self.engine.protocol, chess.engine.UciProtocol):
+                self.engine.protocol._ucinewgame()
             self.engine.ping()
+        except Exception:
+            self.restarts += 1
+            with contextlib.suppress(Exception):
+                self.engine.close()
+            self.engine = open_engine(self.spec)
 
     def __call__(self, obs, config):
+        """The engine's move; a failure is logged to stderr and then loses the game for the
+        engine (the harness marks it ERROR), as it would on Kaggle."""
+        try:
+            return self.move(obs)
+        except Exception as exc:
+            self.failures.append(f"{type(exc).__name__}: {exc}")
+            raise
+
+    def move(self, obs):
         fen = obs.board
         board = self.board
         if board is not None and obs.lastMove:
@@ -370,6 +387,9 @@ def main() -> int:
           f"first move median {1000 * statistics.median(firsts):.0f} ms ({len(times)} moves)")
     print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
+    if not isinstance(opponent, str) and opponent.failures:
+        print(f"{args.name} failures ({len(opponent.failures)}, {opponent.restarts} restarts): "
+              + "; ".join(sorted(set(opponent.failures))))
     print(f"PGN: {args.pgn}   replay: {args.html}   ({time.time() - started:.0f} s)")
     print(f"ARENA games={n} wins={wins} draws={draws} losses={losses} elo={est.elo:.1f} err={est.error:.1f} "
           f"timeouts={timeouts} errors={errors} min_overage={min_overage:.3f} peak_rss_kib={peak}")

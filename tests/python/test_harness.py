@@ -292,3 +292,37 @@ def test_engine_counts_repetitions_as_the_harness_does():
     moves = " ".join(ROUND_TRIPS[:9])
     best, score = uci(["setoption name Kaggle Rules value true", f"position fen {BLACK_SHORT} moves {moves}", "go depth 6"])
     assert (best, score) == ("g8f6", "cp 0")
+
+
+# ---------------------------------------------------------------------------------------
+# The arena tool
+
+
+FAKE_ENGINE = Path(__file__).resolve().parent / "fake_play_engine.py"
+
+
+def arena(archive_path, tmp_path, opponent, games):
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools/arena.py"), "--submission", str(archive_path), "--opponent", opponent,
+         "--games", str(games), "--pgn", str(tmp_path / "g.pgn"), "--html", str(tmp_path / "r.html")],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = dict(kv.split("=") for kv in run.stdout.strip().splitlines()[-1].split()[1:])
+    return run.stdout, result
+
+
+def test_arena_plays_an_engine_in_the_harness(archive, tmp_path):
+    out, r = arena(archive[0], tmp_path, f"cmd='{sys.executable} {FAKE_ENGINE}' name=fake", 2)
+    assert int(r["games"]) == 2 and int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == 2
+    assert int(r["wins"]) == 2, out  # the fake engine plays its first legal move
+    assert r["timeouts"] == "0" and r["errors"] == "0"
+    assert 0 < int(r["peak_rss_kib"]) < 5 * 1024
+    assert (tmp_path / "g.pgn").read_text().count("[Event ") == 2
+    assert "<html" in (tmp_path / "r.html").read_text().lower()
+
+
+def test_arena_counts_an_engine_crash_as_its_error_and_restarts_it(archive, tmp_path):
+    out, r = arena(archive[0], tmp_path, f"cmd='{sys.executable} {FAKE_ENGINE} crash 3' name=fake", 2)
+    assert "error (theirs) 2" in out and int(r["wins"]) == 2, out
+    assert "fake failures" in out and "1 restarts" in out, out
