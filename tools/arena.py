@@ -272,10 +272,9 @@ def play(args, index: int, opponent, work: Path) -> dict:
     steps = env.run(agents)
     for pid in engine_processes(folder):
         peak = max(peak, status_kib(pid, "VmHWM"))
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, 9)
-        except OSError:
-            pass
+            os.waitpid(pid, 0)  # the adapter's Popen would leave it a zombie
     # A timeout or an error loses (the harness sets that agent's reward to None).
     bad = ("TIMEOUT", "ERROR", "INVALID")
     if steps[-1][us].status in bad:
