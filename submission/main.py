@@ -206,6 +206,11 @@ class Adapter:
                 latency_ms = (charged + DELAY_MS / 1000 - self.last_own) * 1000
                 self.reserve = max(self.reserve, min(int(latency_ms) + 15, 400))
 
+    def floor(self):
+        """Bank kept for the rest of the game: when latency eats more than the free 0.1 s,
+        every move costs the difference however fast we are, so keep that for 80 moves."""
+        return max(0, self.reserve + 5 - DELAY_MS) * 80
+
     def stop_ponder(self):
         self.engine.send("stop")
         self.pondering = None
@@ -232,7 +237,7 @@ class Adapter:
                 if self.engine is None:
                     return None
             used = (time.perf_counter() - t0) * 1000
-            budget = max(1, int(left_ms + DELAY_MS - used - self.reserve))
+            budget = max(1, int(left_ms + DELAY_MS - used - self.reserve - self.floor()))
             self.engine.send("position fen " + self.start + (" moves " + " ".join(self.moves) if self.moves else ""))
             self.go(obs, budget, opp_ms)
         self.pondering = None
@@ -290,7 +295,7 @@ class Adapter:
         if self.engine is None or p is None or not MOVE_RE.match(p):
             return
         self.engine.send("position fen " + self.start + " moves " + " ".join(self.moves + [p]))
-        self.go(obs, max(1, int(left_ms + DELAY_MS - self.reserve)), opp_ms, "ponder ")
+        self.go(obs, max(1, int(left_ms + DELAY_MS - self.reserve - self.floor())), opp_ms, "ponder ")
         self.pondering = p
 
     def move(self, obs):
