@@ -94,9 +94,9 @@ pub struct Uci {
     /// The game's first position and its moves since, which led to `position`.
     start: Position,
     moves: ArrayVec<Move, MAX_GAME_MOVES>,
-    /// Repetition keys (under `rules`) of the positions before `position`, oldest first.
+    /// Repetition keys (under the searcher's rules) of the positions before `position`,
+    /// oldest first.
     history: ArrayVec<u64, MAX_HISTORY>,
-    rules: Rules,
     searcher: Searcher,
     ponder: bool,
     move_overhead: u64,
@@ -112,7 +112,6 @@ impl Uci {
             start: Position::startpos(),
             moves: ArrayVec::new(),
             history: ArrayVec::new(),
-            rules: Rules::Fide,
             searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
             ponder: false,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
@@ -274,7 +273,7 @@ impl Uci {
         self.history.clear();
         let mut pos = self.start;
         for (i, &m) in self.moves.iter().enumerate() {
-            self.history.push(self.rules.repetition_key(&pos, i == 0));
+            self.history.push(self.searcher.rules.repetition_key(&pos, i == 0));
             pos.make(m);
         }
     }
@@ -375,6 +374,11 @@ impl Uci {
             }
         }
         let number = value.and_then(|v| v.parse::<u64>().ok());
+        let check = match value {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
+        };
         if name.eq_ignore_ascii_case("Hash") {
             match number {
                 Some(mib) if mib >= 1 && mib as usize <= self.searcher.tt.max_mib() => {
@@ -392,10 +396,9 @@ impl Uci {
                 error(out).put("setoption: Threads must be 1\n");
             }
         } else if name.eq_ignore_ascii_case("Ponder") {
-            match value {
-                Some("true") => self.ponder = true,
-                Some("false") => self.ponder = false,
-                _ => {
+            match check {
+                Some(on) => self.ponder = on,
+                None => {
                     error(out).put("setoption: Ponder must be true or false\n");
                 }
             }
@@ -407,16 +410,15 @@ impl Uci {
                 }
             }
         } else if name.eq_ignore_ascii_case("Kaggle Rules") {
-            match value {
-                Some("true") => self.rules = Rules::Kaggle,
-                Some("false") => self.rules = Rules::Fide,
-                _ => {
+            match check {
+                Some(on) => {
+                    self.searcher.rules = if on { Rules::Kaggle } else { Rules::Fide };
+                    self.rebuild_history();
+                }
+                None => {
                     error(out).put("setoption: Kaggle Rules must be true or false\n");
-                    return;
                 }
             }
-            self.searcher.rules = self.rules;
-            self.rebuild_history();
         } else {
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
         }
