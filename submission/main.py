@@ -109,6 +109,15 @@ def _play(board, move):
     return cells, "b" if side == "w" else "w"
 
 
+def _chessnut_moves(fen):
+    """The legal moves by Chessnut, the harness's own validator (None if it is missing)."""
+    try:
+        from Chessnut import Game
+    except ImportError:
+        return None
+    return list(Game(fen).get_moves())
+
+
 class Engine:
     """The engine process over pipes, read with deadlines so that it can never hang us."""
 
@@ -186,10 +195,10 @@ class Adapter:
             except Exception:
                 self.engine = None
 
-    def track(self, obs):
+    def track(self, obs, board):
         """Appends the opponent's move, or starts a new game if the FEN does not follow."""
         fen, last = obs["board"], obs["lastMove"]
-        if self.board is not None and MOVE_RE.match(last) and _play(self.board, last) == _board(fen):
+        if self.board is not None and MOVE_RE.match(last) and _play(self.board, last) == board:
             self.moves.append(last)
         else:
             self.start, self.moves = fen, []
@@ -210,6 +219,13 @@ class Adapter:
         """Bank kept for the rest of the game: when latency eats more than the free 0.1 s,
         every move costs the difference however fast we are, so keep that for 80 moves."""
         return max(0, self.reserve + 5 - DELAY_MS) * 80
+
+    def budget(self, left_ms, used_ms=0.0):
+        """What `go` may spend: overage + the free 0.1 s - time used - reserve - floor."""
+        return max(1, int(left_ms + DELAY_MS - used_ms - self.reserve - self.floor()))
+
+    def position(self, moves):
+        self.engine.send("position fen " + self.start + (" moves " + " ".join(moves) if moves else ""))
 
     def stop_ponder(self):
         self.engine.send("stop")
@@ -236,10 +252,8 @@ class Adapter:
                 self.stop_ponder()
                 if self.engine is None:
                     return None
-            used = (time.perf_counter() - t0) * 1000
-            budget = max(1, int(left_ms + DELAY_MS - used - self.reserve - self.floor()))
-            self.engine.send("position fen " + self.start + (" moves " + " ".join(self.moves) if self.moves else ""))
-            self.go(obs, budget, opp_ms)
+            self.position(self.moves)
+            self.go(obs, self.budget(left_ms, (time.perf_counter() - t0) * 1000), opp_ms)
         self.pondering = None
         errors = self.engine.errors
         deadline = t0 + (left_ms + DELAY_MS - self.reserve / 2) / 1000
@@ -254,9 +268,8 @@ class Adapter:
         self.ponder_move = parts[3] if len(parts) > 3 and parts[2] == "ponder" else None
         return move
 
-    def legal(self, fen, move, left_ms):
+    def legal(self, fen, board, move, left_ms):
         """Cheap checks always; Chessnut's full legality check (5 ms) unless time is short."""
-        board = _board(fen)
         if not MOVE_RE.match(move) or board is None:
             return False
         ours = str.isupper if board[1] == "w" else str.islower
@@ -265,22 +278,17 @@ class Adapter:
             return False
         if left_ms > 150:
             try:
-                from Chessnut import Game
-
-                return move in Game(fen).get_moves()
-            except ImportError:
-                pass
+                moves = _chessnut_moves(fen)
             except Exception:
                 return False
+            return moves is None or move in moves
         return True
 
     @staticmethod
     def fallback(fen):
         """A legal move without the engine: Chessnut's, preferring captures and promotions."""
         try:
-            from Chessnut import Game
-
-            moves = list(Game(fen).get_moves())
+            moves = _chessnut_moves(fen)
             board = _board(fen)
             best = [m for m in moves if len(m) == 5 and m[4] == "q"] + [
                 m for m in moves if board and board[0][_sq(m[2:4])] != "."
@@ -294,18 +302,19 @@ class Adapter:
         p = self.ponder_move
         if self.engine is None or p is None or not MOVE_RE.match(p):
             return
-        self.engine.send("position fen " + self.start + " moves " + " ".join(self.moves + [p]))
-        self.go(obs, max(1, int(left_ms + DELAY_MS - self.reserve - self.floor())), opp_ms, "ponder ")
+        self.position(self.moves + [p])
+        self.go(obs, self.budget(left_ms), opp_ms, "ponder ")
         self.pondering = p
 
     def move(self, obs):
         t0 = time.perf_counter() if self.last_left is not None else LOADED
         fen = obs["board"]
+        board = _board(fen)
         left = float(obs["remainingOverageTime"])
         self.learn_latency(left)
         left_ms = max(0.0, left * 1000)
         opp_ms = max(1, int(float(obs["opponentRemainingOverageTime"]) * 1000))
-        self.track(obs)
+        self.track(obs, board)
         move, self.hit = None, False
         for _ in range(2):
             # (Re)start the engine only while that leaves most of this move's time.
@@ -315,14 +324,14 @@ class Adapter:
             if self.engine is None:
                 break
             move = self.ask(obs, t0, left_ms, opp_ms)
-            if move is not None and self.legal(fen, move, left_ms):
+            if move is not None and self.legal(fen, board, move, left_ms):
                 break
             move = None
             self.stop_engine()
         if move is None:
             move, self.ponder_move = self.fallback(fen), None
         self.moves.append(move)
-        self.board = _play(_board(fen), move) if _board(fen) else None
+        self.board = _play(board, move) if board else None
         own = time.perf_counter() - t0
         spent = max(0.0, own + self.reserve / 1000 - DELAY_MS / 1000)
         self.ponder(obs, left_ms - spent * 1000, opp_ms)
