@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import importlib
 import io
 import os
 import shutil
@@ -43,6 +44,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
+from Chessnut import Game  # noqa: E402  (the harness's own move validator)
 
 from engines import open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
 from match import fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
@@ -57,6 +59,12 @@ def harness_env(seed: int):
         from kaggle_environments import make  # prints warnings about unrelated environments
 
         return make("chess", configuration={"seed": seed}, debug=False)
+
+
+def harness_module():
+    """The harness's chess module (its own rule functions, its opening list)."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return importlib.import_module("kaggle_environments.envs.chess.chess")
 
 
 def unpack(archive: Path, into: Path) -> Path:
@@ -191,17 +199,6 @@ def engine_processes(folder: Path) -> list[int]:
     return found
 
 
-def harness_insufficient(board: chess.Board) -> bool:
-    def sufficient(color):
-        pieces = board.pieces
-        if pieces(chess.QUEEN, color) or pieces(chess.ROOK, color) or pieces(chess.PAWN, color):
-            return True
-        n, b = len(pieces(chess.KNIGHT, color)), len(pieces(chess.BISHOP, color))
-        return n + b >= 3 or (n + b == 2 and b >= 1)
-
-    return not sufficient(chess.WHITE) and not sufficient(chess.BLACK)
-
-
 def termination(steps, us: int) -> str:
     """Why the game ended, in the harness's own order of checks."""
     last = steps[-1]
@@ -215,7 +212,7 @@ def termination(steps, us: int) -> str:
     board = chess.Board(fen)
     if int(fen.split()[4]) == 100:
         return "50-move"
-    if harness_insufficient(board):
+    if harness_module().is_insufficient_material(Game(fen).board):
         return "insufficient"
     keys = collections.Counter(" ".join(s[0].observation.board.split()[:4]) for s in steps[1:])
     if keys[" ".join(fen.split()[:4])] >= 3:

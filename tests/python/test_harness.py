@@ -29,6 +29,8 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     from kaggle_environments import make
     from kaggle_environments.agent import get_last_callable
 HARNESS = importlib.import_module("kaggle_environments.envs.chess.chess")
+sys.path.insert(0, str(ROOT / "tools"))
+from arena import engine_processes  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -158,28 +160,18 @@ def test_a_last_move_that_does_not_fit_starts_a_new_game(agent_dir):
     assert move in legal_moves(other)
 
 
-def engine_pids(folder):
-    pids = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            with contextlib.suppress(OSError):
-                if os.readlink(f"/proc/{pid}/exe").startswith(str(folder)):
-                    pids.append(int(pid))
-    return pids
-
-
 def test_a_killed_engine_is_restarted(agent_dir):
     agent = load_agent(agent_dir)
     board = chess.Board(OPENING)
     first = agent({"board": board.fen(), "mark": "white", "lastMove": "", "remainingOverageTime": 10}, {})
-    for pid in engine_pids(agent_dir):
+    for pid in engine_processes(agent_dir):
         os.kill(pid, 9)
     board.push_uci(first)
     reply = next(iter(board.legal_moves))
     board.push(reply)
     move = agent({"board": board.fen(), "mark": "white", "lastMove": reply.uci(), "remainingOverageTime": 9}, {})
     assert move in legal_moves(board.fen())
-    assert engine_pids(agent_dir), "no engine running after the restart"
+    assert engine_processes(agent_dir), "no engine running after the restart"
 
 
 @pytest.mark.parametrize(
