@@ -2,7 +2,10 @@
 //!
 //! Each term is an [`S`] pair (middlegame, endgame) computed for white minus black, then
 //! blended by the game phase and returned from the side to move's point of view. Weights
-//! live in [`crate::params`]. The evaluation is colour-symmetric by construction (every
+//! live in [`crate::params`] and are gathered into one flat table, [`WEIGHTS`]; the
+//! evaluation names each weight it uses by its index and reports it to a [`Terms`]. The
+//! engine's `Terms` adds the weights up; the tuner's (`examples/tune.rs`) records which
+//! weights a position uses, so the tuner fits exactly the evaluation the engine runs. The evaluation is colour-symmetric by construction (every
 //! term is computed through [`Color`]-relative helpers) and a test checks that over large
 //! position sets.
 
@@ -57,71 +60,167 @@ impl SubAssign for S {
     }
 }
 
-/// Steps from the centre: 0 on d4/e4/d5/e5, 6 in a corner.
-const fn center_distance(sq: usize) -> i32 {
-    let f = (sq % 8) as i32;
-    let r = (sq / 8) as i32;
-    let df = if 2 * f - 7 < 0 { 7 - 2 * f } else { 2 * f - 7 };
-    let dr = if 2 * r - 7 < 0 { 7 - 2 * r } else { 2 * r - 7 };
-    (df + dr) / 2 - 1
+/// Where each tunable weight sits in the flat table [`WEIGHTS`]: the evaluation names a
+/// weight by its index, so that the same code can either add weights up (the engine) or
+/// record which weights it used how often (the tuner, `examples/tune.rs`).
+pub mod index {
+    /// Material, by piece type (the king's entry is never used).
+    pub const PIECE_VALUE: usize = 0;
+    /// Piece-square bonus: + 32 * piece type + 4 * rank + file (files e-h mirrored onto d-a).
+    pub const PST: usize = PIECE_VALUE + 6;
+    /// Knight mobility by squares reached.
+    pub const KNIGHT_MOBILITY: usize = PST + 6 * 32;
+    /// Bishop mobility.
+    pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + 9;
+    /// Rook mobility.
+    pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + 14;
+    /// Queen mobility.
+    pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + 15;
+    /// Bishop pair.
+    pub const BISHOP_PAIR: usize = QUEEN_MOBILITY + 28;
+    /// Rook on an open file.
+    pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+    /// Rook on a half-open file.
+    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    /// Passed pawn by rank.
+    pub const PASSED_PAWN: usize = ROOK_SEMI_OPEN_FILE + 1;
+    /// Blocked passed pawn by rank.
+    pub const PASSED_BLOCKED: usize = PASSED_PAWN + 8;
+    /// Own king distance to a passer's stop square.
+    pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 8;
+    /// Enemy king distance to a passer's stop square.
+    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 1;
+    /// Pawn defended by a pawn, by rank.
+    pub const PAWN_SUPPORTED: usize = PASSED_ENEMY_KING + 1;
+    /// Pawn beside a pawn, by rank.
+    pub const PAWN_PHALANX: usize = PAWN_SUPPORTED + 8;
+    /// Isolated pawn.
+    pub const ISOLATED_PAWN: usize = PAWN_PHALANX + 8;
+    /// Doubled pawn.
+    pub const DOUBLED_PAWN: usize = ISOLATED_PAWN + 1;
+    /// Backward pawn.
+    pub const BACKWARD_PAWN: usize = DOUBLED_PAWN + 1;
+    /// Pawn attacks a piece.
+    pub const PAWN_THREAT: usize = BACKWARD_PAWN + 1;
+    /// Minor attacks a rook or queen.
+    pub const MINOR_THREAT: usize = PAWN_THREAT + 1;
+    /// Rook attacks a queen.
+    pub const ROOK_THREAT: usize = MINOR_THREAT + 1;
+    /// King attack by units.
+    pub const KING_ATTACK: usize = ROOK_THREAT + 1;
+    /// King pawn shield.
+    pub const KING_SHIELD: usize = KING_ATTACK + 40;
+    /// Open file at the king.
+    pub const KING_OPEN_FILE: usize = KING_SHIELD + 2;
+    /// Side to move.
+    pub const TEMPO: usize = KING_OPEN_FILE + 1;
+    /// Number of weights.
+    pub const COUNT: usize = TEMPO + 1;
 }
 
-/// Piece-square value (material included) of a white piece of type `kind` on `sq`; black
-/// uses the vertically mirrored square.
-const fn pst_entry(kind: usize, sq: usize) -> S {
-    let file = sq % 8;
-    let rank = sq / 8;
-    let dc = center_distance(sq);
-    let v = PIECE_VALUE[kind];
-    let c = CENTRALITY[kind];
-    let mut mg = v.0 + c.0 * dc;
-    let mut eg = v.1 + c.1 * dc;
-    match kind {
-        0 => {
-            mg += PAWN_ADVANCE[rank].0;
-            eg += PAWN_ADVANCE[rank].1;
-            if (rank == 2 || rank == 3) && file >= 2 && file <= 5 {
-                mg += PAWN_CENTER[file - 2] * (rank as i32 - 1);
-            }
-        }
-        1 | 2 if rank == 0 => {
-            mg += UNDEVELOPED_MINOR.0;
-            eg += UNDEVELOPED_MINOR.1;
-        }
-        3 | 4 if rank == 6 => {
-            mg += SEVENTH_RANK[kind - 3].0;
-            eg += SEVENTH_RANK[kind - 3].1;
-        }
-        5 => {
-            mg += KING_RANK_MG[rank];
-            if file <= 1 || file >= 6 {
-                mg += KING_CORNER_MG;
-            }
-            // Centrality matters in the endgame only (added above); offset it to be 0 at
-            // the centre rather than negative everywhere.
-            eg += 36;
-        }
-        _ => {}
+/// Name, first index and length of every weight table, in [`WEIGHTS`] order (for the tuner,
+/// which prints tuned values back in the form of `params.rs`).
+pub const LAYOUT: [(&str, usize, usize); 25] = [
+    ("PIECE_VALUE", index::PIECE_VALUE, 6),
+    ("PST", index::PST, 6 * 32),
+    ("KNIGHT_MOBILITY", index::KNIGHT_MOBILITY, 9),
+    ("BISHOP_MOBILITY", index::BISHOP_MOBILITY, 14),
+    ("ROOK_MOBILITY", index::ROOK_MOBILITY, 15),
+    ("QUEEN_MOBILITY", index::QUEEN_MOBILITY, 28),
+    ("BISHOP_PAIR", index::BISHOP_PAIR, 1),
+    ("ROOK_OPEN_FILE", index::ROOK_OPEN_FILE, 1),
+    ("ROOK_SEMI_OPEN_FILE", index::ROOK_SEMI_OPEN_FILE, 1),
+    ("PASSED_PAWN", index::PASSED_PAWN, 8),
+    ("PASSED_BLOCKED", index::PASSED_BLOCKED, 8),
+    ("PASSED_OWN_KING", index::PASSED_OWN_KING, 1),
+    ("PASSED_ENEMY_KING", index::PASSED_ENEMY_KING, 1),
+    ("PAWN_SUPPORTED", index::PAWN_SUPPORTED, 8),
+    ("PAWN_PHALANX", index::PAWN_PHALANX, 8),
+    ("ISOLATED_PAWN", index::ISOLATED_PAWN, 1),
+    ("DOUBLED_PAWN", index::DOUBLED_PAWN, 1),
+    ("BACKWARD_PAWN", index::BACKWARD_PAWN, 1),
+    ("PAWN_THREAT", index::PAWN_THREAT, 1),
+    ("MINOR_THREAT", index::MINOR_THREAT, 1),
+    ("ROOK_THREAT", index::ROOK_THREAT, 1),
+    ("KING_ATTACK", index::KING_ATTACK, 40),
+    ("KING_SHIELD", index::KING_SHIELD, 2),
+    ("KING_OPEN_FILE", index::KING_OPEN_FILE, 1),
+    ("TEMPO", index::TEMPO, 1),
+];
+
+/// Copies `src` into `dst` from `at` (a `const fn` helper for [`WEIGHTS`]).
+const fn put<const N: usize>(mut dst: [S; index::COUNT], at: usize, src: &[S; N]) -> [S; index::COUNT] {
+    let mut i = 0;
+    while i < N {
+        dst[at + i] = src[i];
+        i += 1;
     }
-    S(mg, eg)
+    dst
 }
 
-const fn build_pst() -> [[S; 64]; 6] {
-    let mut t = [[S(0, 0); 64]; 6];
+const fn build_weights() -> [S; index::COUNT] {
+    use index as i;
+    let mut w = [S(0, 0); index::COUNT];
+    w = put(w, i::PIECE_VALUE, &PIECE_VALUE);
     let mut kind = 0;
     while kind < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            t[kind][sq] = pst_entry(kind, sq);
-            sq += 1;
-        }
+        w = put(w, i::PST + 32 * kind, &PST[kind]);
         kind += 1;
     }
-    t
+    w = put(w, i::KNIGHT_MOBILITY, &KNIGHT_MOBILITY);
+    w = put(w, i::BISHOP_MOBILITY, &BISHOP_MOBILITY);
+    w = put(w, i::ROOK_MOBILITY, &ROOK_MOBILITY);
+    w = put(w, i::QUEEN_MOBILITY, &QUEEN_MOBILITY);
+    w = put(w, i::BISHOP_PAIR, &[BISHOP_PAIR]);
+    w = put(w, i::ROOK_OPEN_FILE, &[ROOK_OPEN_FILE]);
+    w = put(w, i::ROOK_SEMI_OPEN_FILE, &[ROOK_SEMI_OPEN_FILE]);
+    w = put(w, i::PASSED_PAWN, &PASSED_PAWN);
+    w = put(w, i::PASSED_BLOCKED, &PASSED_BLOCKED);
+    w = put(w, i::PASSED_OWN_KING, &[PASSED_OWN_KING]);
+    w = put(w, i::PASSED_ENEMY_KING, &[PASSED_ENEMY_KING]);
+    w = put(w, i::PAWN_SUPPORTED, &PAWN_SUPPORTED);
+    w = put(w, i::PAWN_PHALANX, &PAWN_PHALANX);
+    w = put(w, i::ISOLATED_PAWN, &[ISOLATED_PAWN]);
+    w = put(w, i::DOUBLED_PAWN, &[DOUBLED_PAWN]);
+    w = put(w, i::BACKWARD_PAWN, &[BACKWARD_PAWN]);
+    w = put(w, i::PAWN_THREAT, &[PAWN_THREAT]);
+    w = put(w, i::MINOR_THREAT, &[MINOR_THREAT]);
+    w = put(w, i::ROOK_THREAT, &[ROOK_THREAT]);
+    w = put(w, i::KING_ATTACK, &KING_ATTACK);
+    w = put(w, i::KING_SHIELD, &KING_SHIELD);
+    w = put(w, i::KING_OPEN_FILE, &[KING_OPEN_FILE]);
+    w = put(w, i::TEMPO, &[TEMPO]);
+    w
 }
 
-/// Piece-square tables (material included) for white, indexed by piece type and square.
-pub static PST: [[S; 64]; 6] = build_pst();
+/// Every weight of the evaluation in one flat table, built at compile time from
+/// [`crate::params`].
+pub static WEIGHTS: [S; index::COUNT] = build_weights();
+
+/// Receives the terms of one side's evaluation: weight `index` counted `n` times.
+pub trait Terms {
+    /// Adds weight `index` (see [`index`]) `n` times.
+    fn add(&mut self, index: usize, n: i32);
+}
+
+/// The engine's [`Terms`]: the sum of the weights.
+#[derive(Default)]
+struct Sum(S);
+
+impl Terms for Sum {
+    #[inline(always)]
+    fn add(&mut self, index: usize, n: i32) {
+        self.0 += WEIGHTS[index] * n;
+    }
+}
+
+/// Index of a square in a piece-square table: files e-h are mirrored onto d-a, since the
+/// two wings are worth alike to a piece and half the entries tune twice as well.
+#[inline(always)]
+fn pst_square(sq: Square) -> usize {
+    let file = sq.file() as usize;
+    4 * sq.rank() as usize + file.min(7 - file)
+}
 
 /// The square as seen by `color` (rank 1 is its own back rank).
 #[inline(always)]
@@ -154,116 +253,135 @@ fn distance(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
-/// Everything about one side, white's view for white and black's for black.
-fn evaluate_side(pos: &Position, us: Color) -> S {
+/// Everything about one side, white's view for white and black's for black, reported to
+/// `t` term by term.
+pub fn evaluate_side<T: Terms>(pos: &Position, us: Color, t: &mut T) {
+    use index as i;
     let them = !us;
     let occupied = pos.occupied();
     let ours = pos.pieces_of_color(us);
     let our_pawns = pos.pieces(us, PieceType::Pawn);
     let their_pawns = pos.pieces(them, PieceType::Pawn);
     let their_pawn_attacks = pawn_attack_span(them, their_pawns);
+    let our_pawn_attacks = pawn_attack_span(us, our_pawns);
     let our_king = pos.king_square(us);
     let their_king = pos.king_square(them);
-    let mut score = S(0, 0);
+    let their_majors = pos.pieces(them, PieceType::Rook) | pos.pieces(them, PieceType::Queen);
 
     // Material and placement.
     for kind in PieceType::ALL {
+        let k = kind.index();
         for sq in pos.pieces(us, kind) {
-            score += PST[kind.index()][relative(us, sq).index()];
+            t.add(i::PIECE_VALUE + k, 1);
+            t.add(i::PST + 32 * k + pst_square(relative(us, sq)), 1);
         }
     }
 
-    // Mobility and king attack. Mobility counts squares not held by own pieces or enemy
-    // pawns; king attacks count pieces hitting the zone around the enemy king.
+    // Mobility, threats and king attack. Mobility counts squares not held by own pieces or
+    // enemy pawns; king attacks count pieces hitting the zone around the enemy king.
     let king_zone = attacks::king(their_king) | their_king.bb();
     let king_zone = king_zone | king_zone.forward(them);
     let mobility_area = !(ours | their_pawn_attacks);
     let mut attack_units = 0;
     let mut attackers = 0;
-    for (i, kind) in
+    for (n, kind) in
         [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen].into_iter().enumerate()
     {
         for sq in pos.pieces(us, kind) {
-            let reach = match kind {
-                PieceType::Knight => attacks::knight(sq),
-                PieceType::Bishop => attacks::bishop(sq, occupied),
-                PieceType::Rook => attacks::rook(sq, occupied),
-                _ => attacks::queen(sq, occupied),
+            let (reach, table) = match kind {
+                PieceType::Knight => (attacks::knight(sq), i::KNIGHT_MOBILITY),
+                PieceType::Bishop => (attacks::bishop(sq, occupied), i::BISHOP_MOBILITY),
+                PieceType::Rook => (attacks::rook(sq, occupied), i::ROOK_MOBILITY),
+                _ => (attacks::queen(sq, occupied), i::QUEEN_MOBILITY),
             };
-            let count = (reach & mobility_area).count() as i32;
-            score += MOBILITY[i] * (count - MOBILITY_BASE[i]);
+            t.add(table + (reach & mobility_area).count() as usize, 1);
+            match kind {
+                PieceType::Knight | PieceType::Bishop => {
+                    t.add(i::MINOR_THREAT, (reach & their_majors).count() as i32)
+                }
+                PieceType::Rook => {
+                    t.add(i::ROOK_THREAT, (reach & pos.pieces(them, PieceType::Queen)).count() as i32)
+                }
+                _ => {}
+            }
             if (reach & king_zone).any() {
                 attackers += 1;
-                attack_units += KING_ATTACK_UNITS[i] * (reach & king_zone).count() as i32;
+                attack_units += KING_ATTACK_UNITS[n] * (reach & king_zone).count() as i32;
             }
         }
     }
     if attackers >= 2 {
-        score += S((attack_units * attack_units * KING_ATTACK_SCALE).min(KING_ATTACK_MAX), 0);
+        t.add(i::KING_ATTACK + attack_units.min(39) as usize, 1);
     }
+    let their_pieces = pos.pieces_of_color(them) & !their_pawns & !their_king.bb();
+    t.add(i::PAWN_THREAT, (our_pawn_attacks & their_pieces).count() as i32);
 
     // Bishop pair, rooks on open files.
     if pos.pieces(us, PieceType::Bishop).more_than_one() {
-        score += BISHOP_PAIR;
+        t.add(i::BISHOP_PAIR, 1);
     }
     for sq in pos.pieces(us, PieceType::Rook) {
         let file = Bitboard(Bitboard::FILE_A.0 << sq.file());
         if (file & our_pawns).is_empty() {
-            score += if (file & their_pawns).is_empty() { ROOK_OPEN_FILE } else { ROOK_SEMI_OPEN_FILE };
+            t.add(
+                if (file & their_pawns).is_empty() { i::ROOK_OPEN_FILE } else { i::ROOK_SEMI_OPEN_FILE },
+                1,
+            );
         }
     }
 
     // Pawn structure.
-    let our_pawn_attacks = pawn_attack_span(us, our_pawns);
     for sq in our_pawns {
         let rank = relative(us, sq).rank() as usize;
         let adjacent = adjacent_files(sq);
         let front = front_span(us, sq);
         if (adjacent & our_pawns).is_empty() {
-            score += ISOLATED_PAWN;
+            t.add(i::ISOLATED_PAWN, 1);
         }
         if (front & our_pawns).any() {
-            score += DOUBLED_PAWN;
+            t.add(i::DOUBLED_PAWN, 1);
+        }
+        if our_pawn_attacks.contains(sq) {
+            t.add(i::PAWN_SUPPORTED + rank, 1);
+        }
+        if (adjacent & our_pawns & Bitboard(0xFF << (8 * sq.rank()))).any() {
+            t.add(i::PAWN_PHALANX + rank, 1);
         }
         let stop = sq.offset(if us == Color::White { 8 } else { -8 });
         let passer_span = front | Bitboard(adjacent.0 & front_span_rows(us, sq));
         if (passer_span & their_pawns).is_empty() && (front & our_pawns).is_empty() {
-            score += PASSED_PAWN[rank];
+            t.add(i::PASSED_PAWN + rank, 1);
             if occupied.contains(stop) {
-                score += PASSED_BLOCKED[rank];
+                t.add(i::PASSED_BLOCKED + rank, 1);
             }
-            let edge = (distance(stop, their_king) - distance(stop, our_king)) * PASSED_KING_DISTANCE;
-            score += S(0, edge * rank as i32);
+            t.add(i::PASSED_OWN_KING, distance(stop, our_king) * rank as i32);
+            t.add(i::PASSED_ENEMY_KING, distance(stop, their_king) * rank as i32);
         } else if (adjacent & our_pawns & Bitboard(front_span_rows_incl(us, sq))).is_empty()
             && their_pawn_attacks.contains(stop)
             && !our_pawn_attacks.contains(stop)
         {
             // No own pawn beside or behind could ever defend it, and it cannot advance safely.
-            score += BACKWARD_PAWN;
+            t.add(i::BACKWARD_PAWN, 1);
         }
     }
 
-    // King shelter (middlegame): own pawns in front of a king on its first two ranks.
+    // King shelter: own pawns in front of a king on its first two ranks.
     if relative(us, our_king).rank() <= 1 {
-        let mut shelter = 0;
         let file = our_king.file() as i32;
         for f in (file - 1).max(0)..=(file + 1).min(7) {
-            let file_bb = Bitboard(Bitboard::FILE_A.0 << f);
-            let pawns = file_bb & our_pawns;
+            let pawns = Bitboard(Bitboard::FILE_A.0 << f) & our_pawns;
             if pawns.is_empty() {
-                shelter += KING_OPEN_FILE;
+                t.add(i::KING_OPEN_FILE, 1);
                 continue;
             }
             for sq in pawns {
                 let ahead = relative(us, sq).rank() as i32 - relative(us, our_king).rank() as i32;
                 if ahead == 1 || ahead == 2 {
-                    shelter += KING_SHIELD[ahead as usize - 1];
+                    t.add(i::KING_SHIELD + ahead as usize - 1, 1);
                 }
             }
         }
-        score += S(shelter, 0);
     }
-    score
 }
 
 /// Bits of all ranks strictly in front of `sq` for `color`.
@@ -290,18 +408,18 @@ pub fn phase(pos: &Position) -> i32 {
 }
 
 /// Endgame scale in 1/64ths for the side that is ahead: drawish material cuts the score.
-fn endgame_scale(pos: &Position, strong: Color) -> i32 {
+pub fn endgame_scale(pos: &Position, strong: Color) -> i32 {
     let pawns = pos.pieces(strong, PieceType::Pawn).count();
+    // Material in pawn units (minor 3, rook 5, queen 9), fixed so that tuning the piece
+    // values does not move these thresholds.
     let material = |c: Color| {
-        [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
-            .iter()
-            .map(|&k| pos.pieces(c, k).count() as i32 * PIECE_VALUE[k.index()].1)
-            .sum::<i32>()
+        3 * (pos.pieces(c, PieceType::Knight) | pos.pieces(c, PieceType::Bishop)).count() as i32
+            + 5 * pos.pieces(c, PieceType::Rook).count() as i32
+            + 9 * pos.pieces(c, PieceType::Queen).count() as i32
     };
-    let edge = material(strong) - material(!strong);
-    if pawns == 0 && edge <= PIECE_VALUE[PieceType::Bishop.index()].1 {
+    if pawns == 0 && material(strong) - material(!strong) <= 3 {
         // A minor piece up (or less) without pawns rarely wins.
-        return if material(strong) <= PIECE_VALUE[PieceType::Bishop.index()].1 { 0 } else { 12 };
+        return if material(strong) <= 3 { 0 } else { 12 };
     }
     // Opposite-coloured bishops and nothing else: drawish.
     let wb = pos.pieces(Color::White, PieceType::Bishop);
@@ -318,14 +436,23 @@ fn endgame_scale(pos: &Position, strong: Color) -> i32 {
     64
 }
 
-/// Static evaluation in centipawns from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let mut score = evaluate_side(pos, Color::White) - evaluate_side(pos, Color::Black);
-    score += if us == Color::White { TEMPO } else { -TEMPO };
+/// Blends a (middlegame, endgame) score, white's view, by the phase of `pos`, scaling the
+/// endgame part down for drawish material. Returns white's view.
+pub fn blend(pos: &Position, score: S) -> i32 {
     let phase = phase(pos);
     let strong = if score.1 >= 0 { Color::White } else { Color::Black };
     let eg = score.1 * endgame_scale(pos, strong) / 64;
-    let blended = (score.0 * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    (score.0 * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let us = pos.side_to_move();
+    let (mut white, mut black) = (Sum::default(), Sum::default());
+    evaluate_side(pos, Color::White, &mut white);
+    evaluate_side(pos, Color::Black, &mut black);
+    let mut score = white.0 - black.0;
+    score += if us == Color::White { TEMPO } else { -TEMPO };
+    let blended = blend(pos, score);
     if us == Color::White { blended } else { -blended }
 }
