@@ -10,24 +10,15 @@
 //! Each input line is `<fen>;<score in centipawns, white's view>;<result 1/0.5/0 or ->`. The
 //! evaluation is linear in its weights once the position is fixed, so each position is
 //! reduced once to the weights it uses and how often (white's count minus black's,
-//! through [`minnow::eval::evaluate_side`], the engine's own code), its phase and its
+//! through [`minnow::eval::evaluate_terms`], the engine's own code), its phase and its
 //! endgame scales. The tuner then minimises the mean squared difference between
 //! `sigmoid(eval)` and `sigmoid(label)` (label = the score mixed with the game result by
 //! `--lambda`) with full-batch Adam. A twentieth of the positions (blocks of 128 lines, so
 //! mostly other games than the rest) is held out; the weights that do best on it are kept.
 
-use minnow::eval::{self, LAYOUT, Terms, WEIGHTS, index};
+use minnow::eval::{self, Counts, LAYOUT, WEIGHTS, index};
 use minnow::{Color, Position};
 use std::io::{BufRead, BufReader};
-
-/// Counts of each weight for one side.
-struct Trace([i32; index::COUNT]);
-
-impl Terms for Trace {
-    fn add(&mut self, index: usize, n: i32) {
-        self.0[index] += n;
-    }
-}
 
 /// One position reduced to what the linear model needs.
 struct Sample {
@@ -64,11 +55,8 @@ fn load(path: &str, lambda: f32) -> Vec<Sample> {
             bad += 1;
             continue;
         };
-        let mut white = Trace([0; index::COUNT]);
-        let mut black = Trace([0; index::COUNT]);
-        eval::evaluate_side(&pos, Color::White, &mut white);
-        eval::evaluate_side(&pos, Color::Black, &mut black);
-        white.0[index::TEMPO] += if pos.side_to_move() == Color::White { 1 } else { -1 };
+        let (mut white, mut black) = (Counts::default(), Counts::default());
+        eval::evaluate_terms(&pos, &mut white, &mut black);
         let terms = (0..index::COUNT)
             .filter(|&i| white.0[i] != black.0[i])
             .map(|i| (i as u16, (white.0[i] - black.0[i]) as f32))
@@ -92,15 +80,16 @@ fn load(path: &str, lambda: f32) -> Vec<Sample> {
     out
 }
 
-/// The model's evaluation (white's view) with weights `w` (mg, eg interleaved).
-fn predict(s: &Sample, w: &[f32]) -> (f32, f32, f32) {
+/// The model's evaluation (white's view) with weights `w` (mg, eg interleaved), and the
+/// endgame scale it used.
+fn predict(s: &Sample, w: &[f32]) -> (f32, f32) {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, c) in &s.terms {
         mg += w[2 * i as usize] * c;
         eg += w[2 * i as usize + 1] * c;
     }
     let scale = if eg >= 0.0 { s.scale[0] } else { s.scale[1] };
-    (mg * s.mg + eg * scale * (1.0 - s.mg), mg, scale)
+    (mg * s.mg + eg * scale * (1.0 - s.mg), scale)
 }
 
 fn loss(samples: &[Sample], w: &[f32], unit: f32) -> f64 {
@@ -235,7 +224,7 @@ fn main() {
     for epoch in 1..=epochs {
         let mut grad = vec![0f32; w.len()];
         for s in &samples {
-            let (e, _, scale) = predict(s, &w);
+            let (e, scale) = predict(s, &w);
             let p = sigmoid(e / unit);
             // d(loss)/d(eval) for this position; the eval is linear in each weight.
             let g = 2.0 * (p - s.target) * p * (1.0 - p) * ln10 / (400.0 * unit);

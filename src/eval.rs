@@ -60,93 +60,86 @@ impl SubAssign for S {
     }
 }
 
-/// Where each tunable weight sits in the flat table [`WEIGHTS`]: the evaluation names a
-/// weight by its index, so that the same code can either add weights up (the engine) or
-/// record which weights it used how often (the tuner, `examples/tune.rs`).
-pub mod index {
-    /// Material, by piece type (the king's entry is never used).
-    pub const PIECE_VALUE: usize = 0;
-    /// Piece-square bonus: + 32 * piece type + 4 * rank + file (files e-h mirrored onto d-a).
-    pub const PST: usize = PIECE_VALUE + 6;
-    /// Knight mobility by squares reached.
-    pub const KNIGHT_MOBILITY: usize = PST + 6 * 32;
-    /// Bishop mobility.
-    pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + 9;
-    /// Rook mobility.
-    pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + 14;
-    /// Queen mobility.
-    pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + 15;
-    /// Bishop pair.
-    pub const BISHOP_PAIR: usize = QUEEN_MOBILITY + 28;
-    /// Rook on an open file.
-    pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
-    /// Rook on a half-open file.
-    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
-    /// Passed pawn by rank.
-    pub const PASSED_PAWN: usize = ROOK_SEMI_OPEN_FILE + 1;
-    /// Blocked passed pawn by rank.
-    pub const PASSED_BLOCKED: usize = PASSED_PAWN + 8;
-    /// Own king distance to a passer's stop square.
-    pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 8;
-    /// Enemy king distance to a passer's stop square.
-    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 1;
-    /// Pawn defended by a pawn, by rank.
-    pub const PAWN_SUPPORTED: usize = PASSED_ENEMY_KING + 1;
-    /// Pawn beside a pawn, by rank.
-    pub const PAWN_PHALANX: usize = PAWN_SUPPORTED + 8;
-    /// Isolated pawn.
-    pub const ISOLATED_PAWN: usize = PAWN_PHALANX + 8;
-    /// Doubled pawn.
-    pub const DOUBLED_PAWN: usize = ISOLATED_PAWN + 1;
-    /// Backward pawn.
-    pub const BACKWARD_PAWN: usize = DOUBLED_PAWN + 1;
-    /// Pawn attacks a piece.
-    pub const PAWN_THREAT: usize = BACKWARD_PAWN + 1;
-    /// Minor attacks a rook or queen.
-    pub const MINOR_THREAT: usize = PAWN_THREAT + 1;
-    /// Rook attacks a queen.
-    pub const ROOK_THREAT: usize = MINOR_THREAT + 1;
-    /// King attack by units.
-    pub const KING_ATTACK: usize = ROOK_THREAT + 1;
-    /// King pawn shield.
-    pub const KING_SHIELD: usize = KING_ATTACK + 40;
-    /// Open file at the king.
-    pub const KING_OPEN_FILE: usize = KING_SHIELD + 2;
-    /// Side to move.
-    pub const TEMPO: usize = KING_OPEN_FILE + 1;
-    /// Number of weights.
-    pub const COUNT: usize = TEMPO + 1;
+/// Declares the weight tables once, in [`WEIGHTS`] order, and derives from that one list
+/// the index of each table ([`index`]), the tuner's [`LAYOUT`] and the flat table itself.
+/// Each entry names a constant of [`crate::params`] and its shape: `table` (an array),
+/// `one` (a single pair) or `pst` (six tables, one per piece type). Lengths come from the
+/// constants themselves.
+macro_rules! weights {
+    ($($name:ident: $shape:ident,)*) => {
+        /// Where each tunable weight sits in the flat table [`WEIGHTS`]: the evaluation names
+        /// a weight by its index, so that the same code can either add weights up (the
+        /// engine) or record which weights it used how often (the tuner,
+        /// `examples/tune.rs`). Entries within a table follow the table in `params.rs`;
+        /// piece-square entries are at + 32 * piece type + 4 * rank + file (files e-h
+        /// mirrored onto d-a).
+        pub mod index {
+            weights!(@offsets 0; $($name: $shape,)*);
+        }
+
+        /// Name, first index and length of every weight table, in [`WEIGHTS`] order (for
+        /// the tuner, which prints tuned values back in the form of `params.rs`).
+        pub const LAYOUT: [(&str, usize, usize); [$(stringify!($name)),*].len()] =
+            [$((stringify!($name), index::$name, weights!(@len $shape $name))),*];
+
+        const fn build_weights() -> [S; index::COUNT] {
+            let mut w = [S(0, 0); index::COUNT];
+            $(w = weights!(@put $shape $name w);)*
+            w
+        }
+    };
+    (@offsets $at:expr;) => {
+        /// Number of weights.
+        pub const COUNT: usize = $at;
+    };
+    (@offsets $at:expr; $name:ident: $shape:ident, $($rest:tt)*) => {
+        #[doc = concat!("First index of `params::", stringify!($name), "`.")]
+        pub const $name: usize = $at;
+        weights!(@offsets $name + weights!(@len $shape $name); $($rest)*);
+    };
+    (@len table $name:ident) => { crate::params::$name.len() };
+    (@len one $name:ident) => { 1 };
+    (@len pst $name:ident) => { 6 * crate::params::$name[0].len() };
+    (@put table $name:ident $w:ident) => { put($w, index::$name, &crate::params::$name) };
+    (@put one $name:ident $w:ident) => { put($w, index::$name, &[crate::params::$name]) };
+    (@put pst $name:ident $w:ident) => {{
+        let mut w = $w;
+        let mut kind = 0;
+        while kind < 6 {
+            w = put(w, index::$name + kind * crate::params::$name[0].len(), &crate::params::$name[kind]);
+            kind += 1;
+        }
+        w
+    }};
 }
 
-/// Name, first index and length of every weight table, in [`WEIGHTS`] order (for the tuner,
-/// which prints tuned values back in the form of `params.rs`).
-pub const LAYOUT: [(&str, usize, usize); 25] = [
-    ("PIECE_VALUE", index::PIECE_VALUE, 6),
-    ("PST", index::PST, 6 * 32),
-    ("KNIGHT_MOBILITY", index::KNIGHT_MOBILITY, 9),
-    ("BISHOP_MOBILITY", index::BISHOP_MOBILITY, 14),
-    ("ROOK_MOBILITY", index::ROOK_MOBILITY, 15),
-    ("QUEEN_MOBILITY", index::QUEEN_MOBILITY, 28),
-    ("BISHOP_PAIR", index::BISHOP_PAIR, 1),
-    ("ROOK_OPEN_FILE", index::ROOK_OPEN_FILE, 1),
-    ("ROOK_SEMI_OPEN_FILE", index::ROOK_SEMI_OPEN_FILE, 1),
-    ("PASSED_PAWN", index::PASSED_PAWN, 8),
-    ("PASSED_BLOCKED", index::PASSED_BLOCKED, 8),
-    ("PASSED_OWN_KING", index::PASSED_OWN_KING, 1),
-    ("PASSED_ENEMY_KING", index::PASSED_ENEMY_KING, 1),
-    ("PAWN_SUPPORTED", index::PAWN_SUPPORTED, 8),
-    ("PAWN_PHALANX", index::PAWN_PHALANX, 8),
-    ("ISOLATED_PAWN", index::ISOLATED_PAWN, 1),
-    ("DOUBLED_PAWN", index::DOUBLED_PAWN, 1),
-    ("BACKWARD_PAWN", index::BACKWARD_PAWN, 1),
-    ("PAWN_THREAT", index::PAWN_THREAT, 1),
-    ("MINOR_THREAT", index::MINOR_THREAT, 1),
-    ("ROOK_THREAT", index::ROOK_THREAT, 1),
-    ("KING_ATTACK", index::KING_ATTACK, 40),
-    ("KING_SHIELD", index::KING_SHIELD, 2),
-    ("KING_OPEN_FILE", index::KING_OPEN_FILE, 1),
-    ("TEMPO", index::TEMPO, 1),
-];
+weights! {
+    PIECE_VALUE: table,
+    PST: pst,
+    KNIGHT_MOBILITY: table,
+    BISHOP_MOBILITY: table,
+    ROOK_MOBILITY: table,
+    QUEEN_MOBILITY: table,
+    BISHOP_PAIR: one,
+    ROOK_OPEN_FILE: one,
+    ROOK_SEMI_OPEN_FILE: one,
+    PASSED_PAWN: table,
+    PASSED_BLOCKED: table,
+    PASSED_OWN_KING: one,
+    PASSED_ENEMY_KING: one,
+    PAWN_SUPPORTED: table,
+    PAWN_PHALANX: table,
+    ISOLATED_PAWN: one,
+    DOUBLED_PAWN: one,
+    BACKWARD_PAWN: one,
+    PAWN_THREAT: one,
+    MINOR_THREAT: one,
+    ROOK_THREAT: one,
+    KING_ATTACK: table,
+    KING_SHIELD: table,
+    KING_OPEN_FILE: one,
+    TEMPO: one,
+}
 
 /// Copies `src` into `dst` from `at` (a `const fn` helper for [`WEIGHTS`]).
 const fn put<const N: usize>(mut dst: [S; index::COUNT], at: usize, src: &[S; N]) -> [S; index::COUNT] {
@@ -156,41 +149,6 @@ const fn put<const N: usize>(mut dst: [S; index::COUNT], at: usize, src: &[S; N]
         i += 1;
     }
     dst
-}
-
-const fn build_weights() -> [S; index::COUNT] {
-    use index as i;
-    let mut w = [S(0, 0); index::COUNT];
-    w = put(w, i::PIECE_VALUE, &PIECE_VALUE);
-    let mut kind = 0;
-    while kind < 6 {
-        w = put(w, i::PST + 32 * kind, &PST[kind]);
-        kind += 1;
-    }
-    w = put(w, i::KNIGHT_MOBILITY, &KNIGHT_MOBILITY);
-    w = put(w, i::BISHOP_MOBILITY, &BISHOP_MOBILITY);
-    w = put(w, i::ROOK_MOBILITY, &ROOK_MOBILITY);
-    w = put(w, i::QUEEN_MOBILITY, &QUEEN_MOBILITY);
-    w = put(w, i::BISHOP_PAIR, &[BISHOP_PAIR]);
-    w = put(w, i::ROOK_OPEN_FILE, &[ROOK_OPEN_FILE]);
-    w = put(w, i::ROOK_SEMI_OPEN_FILE, &[ROOK_SEMI_OPEN_FILE]);
-    w = put(w, i::PASSED_PAWN, &PASSED_PAWN);
-    w = put(w, i::PASSED_BLOCKED, &PASSED_BLOCKED);
-    w = put(w, i::PASSED_OWN_KING, &[PASSED_OWN_KING]);
-    w = put(w, i::PASSED_ENEMY_KING, &[PASSED_ENEMY_KING]);
-    w = put(w, i::PAWN_SUPPORTED, &PAWN_SUPPORTED);
-    w = put(w, i::PAWN_PHALANX, &PAWN_PHALANX);
-    w = put(w, i::ISOLATED_PAWN, &[ISOLATED_PAWN]);
-    w = put(w, i::DOUBLED_PAWN, &[DOUBLED_PAWN]);
-    w = put(w, i::BACKWARD_PAWN, &[BACKWARD_PAWN]);
-    w = put(w, i::PAWN_THREAT, &[PAWN_THREAT]);
-    w = put(w, i::MINOR_THREAT, &[MINOR_THREAT]);
-    w = put(w, i::ROOK_THREAT, &[ROOK_THREAT]);
-    w = put(w, i::KING_ATTACK, &KING_ATTACK);
-    w = put(w, i::KING_SHIELD, &KING_SHIELD);
-    w = put(w, i::KING_OPEN_FILE, &[KING_OPEN_FILE]);
-    w = put(w, i::TEMPO, &[TEMPO]);
-    w
 }
 
 /// Every weight of the evaluation in one flat table, built at compile time from
@@ -206,6 +164,21 @@ pub trait Terms {
 /// The engine's [`Terms`]: the sum of the weights.
 #[derive(Default)]
 struct Sum(S);
+
+/// A [`Terms`] that counts how often each weight is used (for the tuner and the tests).
+pub struct Counts(pub [i32; index::COUNT]);
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts([0; index::COUNT])
+    }
+}
+
+impl Terms for Counts {
+    fn add(&mut self, index: usize, n: i32) {
+        self.0[index] += n;
+    }
+}
 
 impl Terms for Sum {
     #[inline(always)]
@@ -445,14 +418,19 @@ pub fn blend(pos: &Position, score: S) -> i32 {
     (score.0 * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
+/// Reports the terms of both sides, and the tempo bonus to the side to move.
+pub fn evaluate_terms<T: Terms>(pos: &Position, white: &mut T, black: &mut T) {
+    evaluate_side(pos, Color::White, white);
+    evaluate_side(pos, Color::Black, black);
+    let mover = if pos.side_to_move() == Color::White { white } else { black };
+    mover.add(index::TEMPO, 1);
+}
+
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     let (mut white, mut black) = (Sum::default(), Sum::default());
-    evaluate_side(pos, Color::White, &mut white);
-    evaluate_side(pos, Color::Black, &mut black);
-    let mut score = white.0 - black.0;
-    score += if us == Color::White { TEMPO } else { -TEMPO };
-    let blended = blend(pos, score);
+    evaluate_terms(pos, &mut white, &mut black);
+    let blended = blend(pos, white.0 - black.0);
     if us == Color::White { blended } else { -blended }
 }

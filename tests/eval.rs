@@ -1,32 +1,19 @@
 //! The evaluation reports every weight it uses through `eval::Terms`: the tuner
 //! (`examples/tune.rs`) relies on that to fit exactly the evaluation the engine runs.
 
-use minnow::eval::{self, LAYOUT, S, Terms, WEIGHTS, evaluate, index};
+use minnow::eval::{self, Counts, LAYOUT, S, WEIGHTS, evaluate, index};
 use minnow::{Color, Position};
-
-/// Counts of each weight, as the tuner records them.
-struct Counts(Vec<i32>);
-
-impl Terms for Counts {
-    fn add(&mut self, index: usize, n: i32) {
-        self.0[index] += n;
-    }
-}
 
 /// The evaluation rebuilt from the recorded counts and the weight table alone.
 fn from_counts(pos: &Position) -> i32 {
-    let mut white = Counts(vec![0; index::COUNT]);
-    let mut black = Counts(vec![0; index::COUNT]);
-    eval::evaluate_side(pos, Color::White, &mut white);
-    eval::evaluate_side(pos, Color::Black, &mut black);
-    let us = pos.side_to_move();
-    white.0[index::TEMPO] += if us == Color::White { 1 } else { -1 };
+    let (mut white, mut black) = (Counts::default(), Counts::default());
+    eval::evaluate_terms(pos, &mut white, &mut black);
     let mut score = S(0, 0);
     for (i, weight) in WEIGHTS.iter().enumerate() {
         score += *weight * (white.0[i] - black.0[i]);
     }
     let blended = eval::blend(pos, score);
-    if us == Color::White { blended } else { -blended }
+    if pos.side_to_move() == Color::White { blended } else { -blended }
 }
 
 #[test]

@@ -30,6 +30,13 @@ import chess.engine
 STOCKFISH = "/usr/games/stockfish"
 
 
+def start_stockfish():
+    """One single-threaded Stockfish with a small hash, as every worker uses it."""
+    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    engine.configure({"Threads": 1, "Hash": 16})
+    return engine
+
+
 def play_game(engine, start_fen, nodes, rng):
     """Plays one game; returns (rows without result, result for white)."""
     board = chess.Board(start_fen)
@@ -71,8 +78,7 @@ def play_game(engine, start_fen, nodes, rng):
 def worker(args):
     index, seed, games, starts, nodes, out = args
     rng = random.Random(seed)
-    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    engine.configure({"Threads": 1, "Hash": 16})
+    engine = start_stockfish()
     written = 0
     with open(out, "w") as f:
         for g in range(games):
@@ -89,8 +95,7 @@ def worker(args):
 def label_worker(args):
     index, fens, nodes, out, walk, remove, seed = args
     rng = random.Random(seed)
-    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    engine.configure({"Threads": 1, "Hash": 16})
+    engine = start_stockfish()
     written = 0
     with open(out, "w") as f:
         for n, fen in enumerate(fens):
@@ -166,14 +171,14 @@ def main():
             (i, fens[i :: args.workers], args.nodes, f"{args.out}.{i}", args.walk, args.remove, args.seed * 1000 + i)
             for i in range(args.workers)
         ]
-        with multiprocessing.Pool(args.workers) as pool:
-            counts = pool.map(label_worker, jobs)
+        task = label_worker
     else:
         starts = read_fens(args.starts)
         per = args.games // args.workers
         jobs = [(i, args.seed * 1000 + i, per, starts, args.nodes, f"{args.out}.{i}") for i in range(args.workers)]
-        with multiprocessing.Pool(args.workers) as pool:
-            counts = pool.map(worker, jobs)
+        task = worker
+    with multiprocessing.Pool(args.workers) as pool:
+        counts = pool.map(task, jobs)
     with open(args.out, "w") as out:
         for i in range(args.workers):
             with open(f"{args.out}.{i}") as part:
