@@ -204,14 +204,14 @@ fn relative(color: Color, sq: Square) -> Square {
 /// Squares in front of `sq` (towards the enemy) on the same file.
 #[inline(always)]
 fn front_span(color: Color, sq: Square) -> Bitboard {
-    let file = Bitboard::FILE_A.0 << sq.file();
+    let file = Bitboard::file(sq.file()).0;
     let above = if color == Color::White { !0u64 << sq.index() << 1 } else { (1u64 << sq.index()) - 1 };
     Bitboard(file & above)
 }
 
 #[inline(always)]
 fn adjacent_files(sq: Square) -> Bitboard {
-    let file = Bitboard::FILE_A.0 << sq.file();
+    let file = Bitboard::file(sq.file()).0;
     Bitboard(((file << 1) & !Bitboard::FILE_A.0) | ((file >> 1) & !Bitboard::FILE_H.0))
 }
 
@@ -294,7 +294,7 @@ pub fn evaluate_side<T: Terms>(pos: &Position, us: Color, t: &mut T) {
         t.add(i::BISHOP_PAIR, 1);
     }
     for sq in pos.pieces(us, PieceType::Rook) {
-        let file = Bitboard(Bitboard::FILE_A.0 << sq.file());
+        let file = Bitboard::file(sq.file());
         if (file & our_pawns).is_empty() {
             t.add(
                 if (file & their_pawns).is_empty() { i::ROOK_OPEN_FILE } else { i::ROOK_SEMI_OPEN_FILE },
@@ -342,7 +342,7 @@ pub fn evaluate_side<T: Terms>(pos: &Position, us: Color, t: &mut T) {
     if relative(us, our_king).rank() <= 1 {
         let file = our_king.file() as i32;
         for f in (file - 1).max(0)..=(file + 1).min(7) {
-            let pawns = Bitboard(Bitboard::FILE_A.0 << f) & our_pawns;
+            let pawns = Bitboard::file(f as u8) & our_pawns;
             if pawns.is_empty() {
                 t.add(i::KING_OPEN_FILE, 1);
                 continue;

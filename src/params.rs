@@ -3,6 +3,7 @@
 //! phase. Names say what each one rewards; signs are from the side that has the feature.
 
 use crate::eval::S;
+use crate::search::Aspiration;
 
 // ---------------------------------------------------------------------------------------
 // Evaluation
@@ -392,6 +393,8 @@ pub const TEMPO: S = S(16, 6);
 // Search
 // ---------------------------------------------------------------------------------------
 
+/// How an aspiration failure is re-searched (see [`Aspiration`] for the match results).
+pub const ASPIRATION: Aspiration = Aspiration::WholeIteration;
 /// Aspiration windows start at this depth ...
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// ... with this half-width around the previous score, doubled on each failure ...

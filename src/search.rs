@@ -78,6 +78,19 @@ pub trait SearchHost {
     fn report(&mut self, report: &Report);
 }
 
+/// Two ways to re-search when the score falls outside the aspiration window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aspiration {
+    /// Search the whole iteration again with the failing bound widened (and, on a fail-low,
+    /// beta pulled half-way down). The default: in self-play at 2+0.05 it scored
+    /// +15.6 ± 34.6 Elo against `PerRootMove` (200 games).
+    WholeIteration,
+    /// Widen inside the root's move loop: the first move is re-searched on a fail-low with
+    /// alpha lowered, any move on a fail-high with beta raised, so an iteration never starts
+    /// over and the moves already searched keep their results.
+    PerRootMove,
+}
+
 /// The outcome of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -112,6 +125,8 @@ pub struct Searcher {
     pub histories: Histories,
     /// The draw rules searched under (FIDE unless the front end says otherwise).
     pub rules: Rules,
+    /// How aspiration failures are re-searched ([`ASPIRATION`] unless changed).
+    pub aspiration: Aspiration,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -127,6 +142,8 @@ pub struct Searcher {
     keys: [u64; MAX_HISTORY + MAX_PLY + 2],
     /// Index in `keys` of the root position.
     root_index: usize,
+    /// Depth of the current iteration (the root's `depth` may differ by extensions).
+    root_depth: i32,
     root_nodes: [u64; 4096],
     lmr: [[u8; 64]; 64],
 }
@@ -154,6 +171,7 @@ impl Searcher {
             tt,
             histories: Histories::default(),
             rules: Rules::Fide,
+            aspiration: ASPIRATION,
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -168,6 +186,7 @@ impl Searcher {
             stack: [PlyState::default(); MAX_PLY + 2],
             keys: [0; MAX_HISTORY + MAX_PLY + 2],
             root_index: 0,
+            root_depth: 0,
             root_nodes: [0; 4096],
             lmr,
         }
@@ -230,8 +249,10 @@ impl Searcher {
         let mut stability = 0;
         for depth in 1..=max_depth {
             self.root_nodes.fill(0);
-            // Aspiration windows (variant "whole iteration"): search a window around the last
-            // score; on failure widen the failing side, doubling delta, and search again.
+            self.root_depth = depth;
+            // Aspiration windows: search a narrow window around the last score, which cuts
+            // more; on failure widen the failing side, doubling delta, and search the
+            // iteration again (or let the root widen per move, see `Aspiration`).
             let mut delta = ASPIRATION_DELTA;
             let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
@@ -242,6 +263,10 @@ impl Searcher {
                 let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 if self.stopped {
                     break None;
+                }
+                if self.aspiration == Aspiration::PerRootMove {
+                    // The root widened its own window until the score was inside.
+                    break Some(s);
                 }
                 if s <= alpha {
                     // Fail low: lower alpha, and pull beta towards it.
@@ -572,7 +597,7 @@ impl Searcher {
             // gets the full window; later ones a null window, reduced when they come late,
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
-            let score = if moves_searched == 0 {
+            let mut score = if moves_searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
@@ -593,6 +618,35 @@ impl Searcher {
                 }
                 s
             };
+            // Step 13a. Aspiration per root move (variant "per root move"): the first move
+            // is re-searched on a fail-low with alpha lowered, any move on a fail-high with
+            // beta raised, doubling delta each time, so one iteration never restarts. Off by
+            // default: −15.6 ± 34.6 Elo against whole-iteration re-search (200 games).
+            if root && self.aspiration == Aspiration::PerRootMove {
+                let mut delta = ASPIRATION_DELTA;
+                while !self.stopped {
+                    let fail_high = score >= beta && beta < INFINITY;
+                    if fail_high {
+                        beta = (score + delta).min(INFINITY);
+                        self.update_pv(0, m);
+                        self.report(host, self.root_depth, score, Bound::Lower);
+                    } else if moves_searched == 0 && score <= alpha && alpha > -INFINITY {
+                        alpha = (score - delta).max(-INFINITY);
+                        self.report(host, self.root_depth, score, Bound::Upper);
+                    } else {
+                        break;
+                    }
+                    delta *= 2;
+                    if delta > ASPIRATION_MAX_DELTA {
+                        if fail_high {
+                            beta = INFINITY;
+                        } else {
+                            alpha = -INFINITY;
+                        }
+                    }
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                }
+            }
             moves_searched += 1;
             if self.stopped {
                 return 0;

@@ -281,6 +281,12 @@ impl Bitboard {
     /// Light squares (h1, a2, …).
     pub const LIGHT: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
 
+    /// The file `file` (0 = a … 7 = h).
+    #[inline(always)]
+    pub const fn file(file: u8) -> Bitboard {
+        Bitboard(Bitboard::FILE_A.0 << file)
+    }
+
     /// True if no square is set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {

@@ -7,6 +7,9 @@ use common::{Script, Sink, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::movegen::{legal_move_list, parse_uci_move};
+use minnow::search::{Aspiration, MATE, Poll, Report, SearchHost, Searcher};
+use minnow::time::Limits;
+use minnow::tt::{Bound, Table};
 use minnow::uci::{Flow, Uci};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -88,6 +91,62 @@ fn reports_the_exact_distance_of_every_suite_mate() {
         checked[n as usize] += 1;
     }
     assert_eq!(checked, [0, 10, 10, 10, 10]);
+}
+
+/// A search host without input that keeps (depth, score, bound) of every report.
+struct Recorder {
+    start: Instant,
+    reports: Vec<(i32, i32, Bound)>,
+}
+
+impl SearchHost for Recorder {
+    fn now_ms(&mut self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+    fn poll(&mut self) -> Poll {
+        Poll::Continue
+    }
+    fn wait(&mut self) -> Poll {
+        Poll::Stop
+    }
+    fn report(&mut self, report: &Report) {
+        self.reports.push((report.depth, report.score, report.bound));
+    }
+}
+
+/// Both aspiration variants: every failed window is followed by an exact score at the same
+/// depth, the failures really happen on these positions, the move is legal, and the suite's
+/// mates keep their exact distances.
+#[test]
+fn both_aspiration_variants_settle_every_iteration() {
+    for variant in [Aspiration::WholeIteration, Aspiration::PerRootMove] {
+        let mut searcher = Searcher::new(Table::new(tt_storage(1), 1));
+        searcher.aspiration = variant;
+        let mut failures = 0;
+        let wac = include_str!("data/wac.epd").lines().take(24);
+        let mates = include_str!("data/mates.epd").lines();
+        for line in wac.chain(mates) {
+            let fen = line.split(" bm ").next().unwrap();
+            let pos = Position::from_fen(fen).unwrap();
+            let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
+            searcher.clear();
+            let limits = Limits { nodes: Some(100_000), ..Limits::default() };
+            let result = searcher.search(&pos, &[], limits, 0, &mut host);
+            assert!(legal_move_list(&pos).contains(&result.best), "{variant:?} {line}");
+            for (i, &(depth, _, bound)) in host.reports.iter().enumerate() {
+                if bound != Bound::Exact && depth <= result.depth {
+                    failures += 1;
+                    let settled = host.reports[i..].iter().any(|&(d, _, b)| d == depth && b == Bound::Exact);
+                    assert!(settled, "{variant:?} {line}: depth {depth} never settled: {:?}", host.reports);
+                }
+            }
+            if let Some(n) = line.split("dm ").nth(1) {
+                let n: i32 = n.split(';').next().unwrap().trim().parse().unwrap();
+                assert_eq!(result.score, MATE - (2 * n - 1), "{variant:?} {line}");
+            }
+        }
+        assert!(failures >= 10, "{variant:?}: only {failures} aspiration failures");
+    }
 }
 
 #[test]
