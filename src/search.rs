@@ -138,6 +138,10 @@ pub struct Searcher {
     start_ms: u64,
     pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
     pv_len: [usize; MAX_PLY + 1],
+    /// The principal variation of the last completed iteration, shown on a fail-low (when
+    /// the root has no move above alpha and so no line of its own yet).
+    root_pv: [Move; MAX_PLY + 1],
+    root_pv_len: usize,
     stack: [PlyState; MAX_PLY + 2],
     keys: [u64; MAX_HISTORY + MAX_PLY + 2],
     /// Index in `keys` of the root position.
@@ -183,6 +187,8 @@ impl Searcher {
             start_ms: 0,
             pv: [[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            root_pv: [Move::NONE; MAX_PLY + 1],
+            root_pv_len: 0,
             stack: [PlyState::default(); MAX_PLY + 2],
             keys: [0; MAX_HISTORY + MAX_PLY + 2],
             root_index: 0,
@@ -216,6 +222,7 @@ impl Searcher {
         self.time = TimeManager::new(&limits, overhead);
         self.nodes = 0;
         self.seldepth = 0;
+        self.root_pv_len = 0;
         self.stopped = false;
         self.quit = false;
         self.tt.new_search();
@@ -289,6 +296,8 @@ impl Searcher {
             let previous_best = result.best;
             let previous_score = score;
             score = s;
+            self.root_pv = self.pv[0];
+            self.root_pv_len = self.pv_len[0];
             result.best = self.pv[0][0];
             result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
             result.score = s;
@@ -347,7 +356,11 @@ impl Searcher {
             nodes: self.nodes,
             time_ms,
             hashfull,
-            pv: &self.pv[0][..self.pv_len[0]],
+            pv: if self.pv_len[0] > 0 {
+                &self.pv[0][..self.pv_len[0]]
+            } else {
+                &self.root_pv[..self.root_pv_len]
+            },
         });
     }
 

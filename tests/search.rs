@@ -188,7 +188,7 @@ fn searches_return_legal_moves_and_respect_limits() {
 /// Every `info` line has the UCI fields in order, and every PV is a legal line of play.
 #[test]
 fn info_lines_are_well_formed_and_pvs_are_legal() {
-    let mut lines_checked = 0;
+    let (mut lines_checked, mut bounds) = (0, 0);
     for line in include_str!("data/perftsuite.epd")
         .lines()
         .step_by(4)
@@ -196,7 +196,7 @@ fn info_lines_are_well_formed_and_pvs_are_legal() {
     {
         let fen: Vec<&str> = line.split([';']).next().unwrap().split_whitespace().take(4).collect();
         let fen = fen.join(" ");
-        let out = run(&[&format!("position fen {fen}"), "go depth 7"]);
+        let out = run(&[&format!("position fen {fen}"), "go depth 9"]);
         for info in out.lines().filter(|l| l.starts_with("info depth")) {
             let t: Vec<&str> = info.split_whitespace().collect();
             assert_eq!((t[1], t[3], t[5]), ("depth", "seldepth", "score"), "{info}");
@@ -204,18 +204,19 @@ fn info_lines_are_well_formed_and_pvs_are_legal() {
             t[7].parse::<i32>().unwrap();
             let rest = if matches!(t[8], "lowerbound" | "upperbound") { &t[9..] } else { &t[8..] };
             assert_eq!((rest[0], rest[2], rest[4], rest[6]), ("nodes", "nps", "time", "hashfull"), "{info}");
-            if let Some(i) = rest.iter().position(|&w| w == "pv") {
-                assert!(rest.len() > i + 1, "empty pv: {info}");
-                let mut pos = Position::from_fen(&fen).unwrap();
-                for mv in &rest[i + 1..] {
-                    let m = parse_uci_move(&pos, mv).unwrap_or_else(|e| panic!("{info}: {mv}: {e}"));
-                    pos.make(m);
-                }
+            // Every line has a pv, also a fail-low's (the last iteration's line then).
+            let i = rest.iter().position(|&w| w == "pv").unwrap_or_else(|| panic!("no pv: {info}"));
+            assert!(rest.len() > i + 1, "empty pv: {info}");
+            let mut pos = Position::from_fen(&fen).unwrap();
+            for mv in &rest[i + 1..] {
+                let m = parse_uci_move(&pos, mv).unwrap_or_else(|e| panic!("{info}: {mv}: {e}"));
+                pos.make(m);
             }
+            bounds += matches!(t[8], "lowerbound" | "upperbound") as usize;
             lines_checked += 1;
         }
     }
-    assert!(lines_checked > 200, "{lines_checked}");
+    assert!(lines_checked > 200 && bounds >= 5, "{lines_checked} lines, {bounds} with a bound");
 }
 
 #[test]
