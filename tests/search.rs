@@ -77,14 +77,21 @@ fn finds_mates_with_the_right_distance() {
     }
 }
 
+/// The FEN of an EPD line (everything before ` bm `) and its `dm` (mate in N), if any.
+fn epd_fen_and_mate(line: &str) -> (&str, Option<i32>) {
+    let (fen, ops) = line.split_once(" bm ").unwrap();
+    let dm = ops.split("dm ").nth(1).map(|n| n.split(';').next().unwrap().trim().parse().unwrap());
+    (fen, dm)
+}
+
 /// The 40 positions of `data/mates.epd` (mates in 1 to 4, verified with Stockfish): the
 /// engine must report exactly `score mate N` within a fixed node budget.
 #[test]
 fn reports_the_exact_distance_of_every_suite_mate() {
     let mut checked = [0; 5];
     for line in include_str!("data/mates.epd").lines() {
-        let (fen, ops) = line.split_once(" bm ").unwrap();
-        let n: i32 = ops.split("dm ").nth(1).unwrap().split(';').next().unwrap().trim().parse().unwrap();
+        let (fen, n) = epd_fen_and_mate(line);
+        let n = n.unwrap_or_else(|| panic!("no dm: {line}"));
         let out = run(&[&format!("position fen {fen}"), "go nodes 100000"]);
         let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(last.contains(&format!(" score mate {n} ")), "{line}\n{last}");
@@ -126,7 +133,7 @@ fn both_aspiration_variants_settle_every_iteration() {
         let wac = include_str!("data/wac.epd").lines().take(24);
         let mates = include_str!("data/mates.epd").lines();
         for line in wac.chain(mates) {
-            let fen = line.split(" bm ").next().unwrap();
+            let (fen, dm) = epd_fen_and_mate(line);
             let pos = Position::from_fen(fen).unwrap();
             let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
             searcher.clear();
@@ -140,8 +147,7 @@ fn both_aspiration_variants_settle_every_iteration() {
                     assert!(settled, "{variant:?} {line}: depth {depth} never settled: {:?}", host.reports);
                 }
             }
-            if let Some(n) = line.split("dm ").nth(1) {
-                let n: i32 = n.split(';').next().unwrap().trim().parse().unwrap();
+            if let Some(n) = dm {
                 assert_eq!(result.score, MATE - (2 * n - 1), "{variant:?} {line}");
             }
         }
