@@ -19,27 +19,10 @@ fn table_64(out: &mut String, name: &str, doc: &str, f: impl Fn(usize) -> u64) {
     out.push_str("];\n");
 }
 
-fn table_64x64(out: &mut String, name: &str, doc: &str, f: impl Fn(usize, usize) -> u64) {
-    writeln!(out, "/// {doc}\npub static {name}: [[u64; 64]; 64] = [").unwrap();
-    for a in 0..64 {
-        out.push_str("    [");
-        for b in 0..64 {
-            write!(out, "{:#x},", f(a, b)).unwrap();
-        }
-        out.push_str("],\n");
-    }
-    out.push_str("];\n");
-}
-
-fn magics(out: &mut String, name: &str, doc: &str, magics: &[Magic; 64]) {
-    writeln!(out, "/// {doc}\npub static {name}: [Magic; 64] = [").unwrap();
+fn magic_numbers(out: &mut String, name: &str, doc: &str, magics: &[Magic; 64]) {
+    writeln!(out, "/// {doc}\npub static {name}: [u64; 64] = [").unwrap();
     for m in magics {
-        writeln!(
-            out,
-            "    Magic {{ mask: {:#018x}, magic: {:#018x}, shift: {}, offset: {} }},",
-            m.mask, m.magic, m.shift, m.offset
-        )
-        .unwrap();
+        writeln!(out, "    {:#018x},", m.magic).unwrap();
     }
     out.push_str("];\n");
 }
@@ -62,13 +45,13 @@ fn main() {
         out.push_str("],\n");
     }
     out.push_str("];\n");
-    table_64x64(&mut out, "BETWEEN", "Squares strictly between two aligned squares.", between);
-    table_64x64(&mut out, "LINE", "The full line through two aligned squares.", line);
 
     let rook = find_magics(&ROOK_DIRS, 0, ROOK_SEED);
     let bishop = find_magics(&BISHOP_DIRS, ROOK_TABLE_SIZE as u32, BISHOP_SEED);
-    magics(&mut out, "ROOK_MAGICS", "Rook magics; table slots from 0.", &rook);
-    magics(&mut out, "BISHOP_MAGICS", "Bishop magics; table slots after the rooks'.", &bishop);
+    // Only the multipliers are stored: masks, shifts and offsets are rebuilt at start-up
+    // by `tablegen::magics_from_numbers` (a test checks they equal the search's).
+    magic_numbers(&mut out, "ROOK_MAGIC_NUMBERS", "Rook magic multipliers by square.", &rook);
+    magic_numbers(&mut out, "BISHOP_MAGIC_NUMBERS", "Bishop magic multipliers by square.", &bishop);
 
     // Measured alternative (feature `embed-sliders`): ship the filled slider table in the
     // binary instead of filling it at start-up.

@@ -114,6 +114,38 @@ pub fn line(a: usize, b: usize) -> u64 {
     0
 }
 
+/// Fills the between and line tables (indexed `[a][b]`) by walking each ray once: the fast
+/// twin of [`between`] and [`line`], which the tests check it against.
+pub fn fill_between_and_line(between: &mut [[u64; 64]; 64], line: &mut [[u64; 64]; 64]) {
+    for a in 0..64 {
+        for dir in ROOK_DIRS.iter().chain(BISHOP_DIRS.iter()) {
+            let full = ray(a, *dir) | ray(a, (-dir.0, -dir.1)) | 1 << a;
+            let mut inside = 0;
+            let mut cur = a;
+            while let Some(b) = offset(cur, *dir) {
+                between[a][b] = inside;
+                line[a][b] = full;
+                inside |= 1 << b;
+                cur = b;
+            }
+        }
+    }
+}
+
+/// The magics of all 64 squares for one slider from their multipliers alone: masks and
+/// shifts follow from the geometry, and the tables are laid out one after another from
+/// `base`, as [`find_magics`] lays them out.
+pub fn magics_from_numbers(numbers: &[u64; 64], dirs: &[(i32, i32)], base: u32) -> [Magic; 64] {
+    let mut magics = [Magic::default(); 64];
+    let mut offset = base;
+    for (sq, m) in magics.iter_mut().enumerate() {
+        let mask = slider_mask(sq, dirs);
+        *m = Magic { mask, magic: numbers[sq], shift: 64 - mask.count_ones(), offset };
+        offset += 1 << mask.count_ones();
+    }
+    magics
+}
+
 /// SplitMix64: a tiny, well-mixed deterministic generator for magics and Zobrist keys.
 pub struct SplitMix(pub u64);
 

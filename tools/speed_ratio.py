@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Speed of a new engine build against an old one: bench nps and perft nps, interleaved.
+
+    python3 tools/speed_ratio.py --old /tmp/minnow-old --new target/release/minnow --repeats 7
+
+Each repeat runs, for the old binary and then the new one (the order alternates every
+repeat, so drifting machine load hits both alike): `<exe> bench` (its last line gives nodes
+and nps; both builds must print the same node count, or the search changed and the tool
+stops with status 1) and `go perft 6` from the start position in a fresh process (wall
+clock from sending the command to `Nodes searched`, node count checked). The table gives
+the medians and the new/old ratios of the medians; above 1 the new build is faster. The
+last line is machine-readable:
+`SPEED bench_nodes=N bench_ratio=R perft_ratio=R repeats=K`.
+
+Run it on an otherwise idle machine: a match or datagen on the other core skews both
+builds, though the interleaving keeps the ratio fair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from perft_speed import WrongNodeCount, time_perft
+from uci_engine import EngineError
+
+ROOT = Path(__file__).resolve().parent.parent
+PERFT = ("startpos", 6, 119_060_324)
+
+
+def bench(exe: str) -> tuple[int, int]:
+    """(nodes, nps) from the last line of `exe bench`: `<nodes> nodes <nps> nps`."""
+    out = subprocess.run([exe, "bench"], capture_output=True, text=True, timeout=600, check=True).stdout
+    words = out.strip().splitlines()[-1].split()
+    if len(words) != 4 or words[1] != "nodes" or words[3] != "nps":
+        raise EngineError(f"{exe}: unexpected bench line {out.strip().splitlines()[-1]!r}")
+    return int(words[0]), int(words[2])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True, help="the reference build")
+    ap.add_argument("--new", default=str(ROOT / "target/release/minnow"), help="the build measured (default: %(default)s)")
+    ap.add_argument("--repeats", type=int, default=5, help="measurements per build (default: %(default)s)")
+    ap.add_argument("--no-perft", action="store_true", help="bench only")
+    args = ap.parse_args(argv)
+    if args.repeats < 1:
+        ap.error("--repeats must be at least 1")
+
+    builds = {"old": args.old, "new": args.new}
+    nps: dict[str, list[int]] = {"old": [], "new": []}
+    perft: dict[str, list[float]] = {"old": [], "new": []}
+    nodes: dict[str, int] = {}
+    try:
+        for rep in range(args.repeats):
+            order = ("old", "new") if rep % 2 == 0 else ("new", "old")
+            for name in order:
+                n, speed = bench(builds[name])
+                nodes[name] = n
+                nps[name].append(speed)
+                line = f"run {rep + 1}/{args.repeats} {name}  bench {n} nodes {speed:>9,d} nps"
+                if not args.no_perft:
+                    secs = time_perft(builds[name], PERFT[0], PERFT[1], PERFT[2], 600.0)
+                    perft[name].append(secs)
+                    line += f"  perft 6 {secs:.3f} s"
+                print(line, flush=True)
+    except (EngineError, WrongNodeCount, subprocess.SubprocessError, OSError) as exc:
+        print(f"ERROR: {exc}", file=sys.stderr)
+        return 1
+    if nodes["old"] != nodes["new"]:
+        print(f"ERROR: bench node counts differ: old {nodes['old']}, new {nodes['new']} (the search changed)", file=sys.stderr)
+        return 1
+
+    bench_ratio = statistics.median(nps["new"]) / statistics.median(nps["old"])
+    print(f"\n{'':6} {'bench nps (median)':>20} {'perft 6 s (median)':>20}")
+    for name in ("old", "new"):
+        p = f"{statistics.median(perft[name]):.3f}" if perft[name] else "-"
+        print(f"{name:6} {statistics.median(nps[name]):>20,.0f} {p:>20}")
+    print(f"bench nps ratio new/old {bench_ratio:.3f}")
+    perft_ratio = None
+    if perft["old"]:
+        perft_ratio = statistics.median(perft["old"]) / statistics.median(perft["new"])
+        print(f"perft nps ratio new/old {perft_ratio:.3f}")
+    print(f"SPEED bench_nodes={nodes['new']} bench_ratio={bench_ratio:.3f} "
+          f"perft_ratio={'-' if perft_ratio is None else f'{perft_ratio:.3f}'} repeats={args.repeats}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
