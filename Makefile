@@ -32,7 +32,7 @@ arena: submission
 # Everything that `.ci/run` checks, except formatting and lints.
 test: venv
 	cargo build --release
-	cargo test
+	cargo test --workspace
 	$(PYTHON) -m pytest -q tests/python
 
 venv:

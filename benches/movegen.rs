@@ -7,6 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use minnow::Position;
+use minnow::fen::Fen;
 use minnow::movegen::{MoveList, legal_move_list, legal_moves, noisy_moves, quiet_moves};
 use minnow::perft::perft;
 use std::hint::black_box;
@@ -23,7 +24,7 @@ fn suite() -> Vec<Position> {
 fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     for (name, fen, depth, nodes) in
-        [("startpos", minnow::fen::STARTPOS, 4, 197_281u64), ("kiwipete", KIWIPETE, 3, 97_862)]
+        [("startpos", minnow::defs::STARTPOS, 4, 197_281u64), ("kiwipete", KIWIPETE, 3, 97_862)]
     {
         let pos = Position::from_fen(fen).unwrap();
         group.throughput(Throughput::Elements(nodes));

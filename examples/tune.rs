@@ -1,10 +1,10 @@
 //! Evaluation tuner: fits every weight of [`minnow::eval::WEIGHTS`] to labelled positions
-//! and writes the result back into `src/params.rs`.
+//! and writes the result back into `engine/src/params.rs`.
 //!
 //! ```text
 //! python tools/tune_data.py --label positions.epd --out tune.txt   # labelled positions
 //! cargo run --release --example tune -- tune.txt [--epochs N] [--rate R] [--lambda L] [--l2 X]
-//!     [--unit U] [--only TABLE,TABLE] [--write src/params.rs]
+//!     [--unit U] [--only TABLE,TABLE] [--write engine/src/params.rs]
 //! ```
 //!
 //! Each input line is `<fen>;<score in centipawns, white's view>;<result 1/0.5/0 or ->`. The
@@ -17,6 +17,7 @@
 //! mostly other games than the rest) is held out; the weights that do best on it are kept.
 
 use minnow::eval::{self, Counts, LAYOUT, WEIGHTS, index};
+use minnow::fen::Fen;
 use minnow::{Color, Position};
 use std::io::{BufRead, BufReader};
 

@@ -199,7 +199,8 @@ extern "C" fn minnow_start(stack: *const usize) -> ! {
             None => continue,
         };
         if let Some(problem) = system.take_error() {
-            out.put("info string error: ").put(problem).put("\n").flush();
+            let o: &mut dyn Output = &mut out;
+            o.put("info string error: ").put(problem).put("\n").flush();
         }
         let text = core::str::from_utf8(&line[..len]).unwrap_or("");
         if uci.handle_line(text, &mut out, &mut system) == Flow::Quit {

@@ -2,6 +2,7 @@
 //! (`examples/tune.rs`) relies on that to fit exactly the evaluation the engine runs.
 
 use minnow::eval::{self, Counts, LAYOUT, S, WEIGHTS, evaluate, index};
+use minnow::fen::Fen;
 use minnow::{Color, Position};
 
 /// The evaluation rebuilt from the recorded counts and the weight table alone.

@@ -1,6 +1,7 @@
 //! FEN parsing: every class of rejection, the accepted edge cases, and round trips.
 
-use minnow::fen::{FenField, STARTPOS};
+use minnow::defs::STARTPOS;
+use minnow::fen::{Fen, FenField};
 use minnow::{Color, Position, Square};
 
 fn rejected(fen: &str) -> (FenField, &'static str) {

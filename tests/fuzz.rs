@@ -3,6 +3,7 @@
 //! playable position.
 
 use minnow::Position;
+use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
 use minnow::perft::perft;
 use minnow::tablegen::SplitMix;

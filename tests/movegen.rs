@@ -1,6 +1,7 @@
 //! Move generation beyond perft: the noisy/quiet split, move flags, UCI move text.
 
 use minnow::Position;
+use minnow::fen::Fen;
 use minnow::movegen::{MoveError, MoveList, legal_move_list, noisy_moves, parse_uci_move, quiet_moves};
 use minnow::tablegen::SplitMix;
 

@@ -9,6 +9,7 @@
 //! ```
 
 use minnow::Position;
+use minnow::fen::Fen;
 use minnow::perft::perft;
 
 const SUITE: &str = include_str!("data/perftsuite.epd");

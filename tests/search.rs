@@ -6,6 +6,7 @@ mod common;
 use common::{Script, Sink, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
+use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
 use minnow::search::{Aspiration, MATE, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;

@@ -5,15 +5,17 @@
 //! never stops the engine: it is answered with `info string error: …` and ignored.
 
 use crate::bench::{BENCH_DEPTH, BENCH_POSITIONS};
-use crate::board::Position;
-use crate::movegen::parse_uci_move;
-use crate::perft;
-use crate::rules::Rules;
-use crate::search::{MATE, MAX_HISTORY, Poll, Report, SearchHost, Searcher};
-use crate::time::Limits;
-use crate::tt::{Bound, Bucket, Table};
-use crate::types::Move;
+use crate::fen::Fen;
 use arrayvec::ArrayVec;
+use minnow_engine::board::Position;
+use minnow_engine::defs::MATE;
+use minnow_engine::movegen::parse_uci_move;
+use minnow_engine::perft;
+use minnow_engine::rules::Rules;
+use minnow_engine::search::{MAX_HISTORY, Poll, Report, SearchHost, Searcher};
+use minnow_engine::time::Limits;
+use minnow_engine::tt::{Bound, Bucket, Table};
+use minnow_engine::types::Move;
 
 /// Engine name and version, as sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("minnow ", env!("CARGO_PKG_VERSION"));
@@ -28,29 +30,29 @@ pub const DEFAULT_HASH_MIB: usize = 1;
 
 /// Where the front end writes. Output is line-oriented; [`Output::flush`] is called after
 /// every command so that a GUI sees answers at once.
+///
+/// The front end takes it (and [`Env`]) as a trait object, not a generic: a generic would
+/// be compiled in the crate that names the concrete type, the binary's, at its speed
+/// setting instead of this crate's size setting.
 pub trait Output {
     /// Appends bytes.
     fn write(&mut self, bytes: &[u8]);
 
     /// Pushes buffered bytes out.
     fn flush(&mut self) {}
+}
 
+impl dyn Output + '_ {
     /// Appends text; chainable.
-    fn put(&mut self, text: &str) -> &mut Self
-    where
-        Self: Sized,
-    {
+    pub fn put(&mut self, text: &str) -> &mut Self {
         self.write(text.as_bytes());
         self
     }
 
     /// Appends a decimal number; chainable.
-    fn num(&mut self, n: u64) -> &mut Self
-    where
-        Self: Sized,
-    {
+    pub fn num(&mut self, n: u64) -> &mut Self {
         let mut s = arrayvec::ArrayString::<20>::new();
-        crate::fen::push_number(&mut s, n);
+        minnow_engine::defs::push_number(&mut s, n);
         self.put(&s)
     }
 }
@@ -124,7 +126,7 @@ impl Uci {
     }
 
     /// Handles one input line (without its newline).
-    pub fn handle_line(&mut self, line: &str, out: &mut impl Output, env: &mut impl Env) -> Flow {
+    pub fn handle_line(&mut self, line: &str, out: &mut dyn Output, env: &mut dyn Env) -> Flow {
         let mut tokens = line.split_ascii_whitespace();
         let flow = match tokens.next() {
             None => Flow::Continue,
@@ -185,7 +187,7 @@ impl Uci {
     /// `position startpos|fen <fen> [moves <m1> …]`. On any error the position is left as
     /// it was, so a bad command cannot leave the engine half-way through a game.
     #[inline(never)]
-    fn cmd_position<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
+    fn cmd_position<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut dyn Output) {
         let mut pos = match tokens.next() {
             Some("startpos") => {
                 match tokens.next() {
@@ -284,10 +286,10 @@ impl Uci {
     fn cmd_go<'a>(
         &mut self,
         mut tokens: impl Iterator<Item = &'a str>,
-        out: &mut impl Output,
-        env: &mut impl Env,
+        out: &mut dyn Output,
+        env: &mut dyn Env,
     ) -> Flow {
-        let white = self.position.side_to_move() == crate::types::Color::White;
+        let white = self.position.side_to_move() == minnow_engine::types::Color::White;
         let mut limits = Limits::default();
         while let Some(token) = tokens.next() {
             if token == "perft" {
@@ -356,7 +358,7 @@ impl Uci {
     }
 
     #[inline(never)]
-    fn cmd_setoption<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut impl Output) {
+    fn cmd_setoption<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut dyn Output) {
         if tokens.next() != Some("name") {
             error(out).put("setoption: expected 'setoption name <id> [value <x>]'\n");
             return;
@@ -426,7 +428,7 @@ impl Uci {
 
     /// Searches every bench position to `depth` with fresh tables; the last line is
     /// `<nodes> nodes <nps> nps`.
-    pub fn bench(&mut self, depth: i32, out: &mut impl Output, env: &mut impl Env) {
+    pub fn bench(&mut self, depth: i32, out: &mut dyn Output, env: &mut dyn Env) {
         let start = env.now_ms();
         let mut nodes = 0;
         for fen in BENCH_POSITIONS {
@@ -443,14 +445,14 @@ impl Uci {
 }
 
 /// The search's view of the front end: clock, input during the search, progress output.
-struct UciHost<'a, O: Output, E: Env> {
-    out: &'a mut O,
-    env: &'a mut E,
+struct UciHost<'a> {
+    out: &'a mut dyn Output,
+    env: &'a mut dyn Env,
     /// Bench: no `info` lines and no input polling.
     quiet: bool,
 }
 
-impl<O: Output, E: Env> UciHost<'_, O, E> {
+impl UciHost<'_> {
     /// Answers a line that arrived during the search.
     fn dispatch(&mut self, block: bool) -> Option<Poll> {
         let line = self.env.read_line(block)?;
@@ -476,7 +478,7 @@ impl<O: Output, E: Env> UciHost<'_, O, E> {
     }
 }
 
-impl<O: Output, E: Env> SearchHost for UciHost<'_, O, E> {
+impl SearchHost for UciHost<'_> {
     fn now_ms(&mut self) -> u64 {
         self.env.now_ms()
     }
@@ -504,7 +506,7 @@ impl<O: Output, E: Env> SearchHost for UciHost<'_, O, E> {
         }
         let out = &mut *self.out;
         out.put("info depth ").num(r.depth as u64).put(" seldepth ").num(r.seldepth as u64);
-        if r.score.abs() >= crate::tt::MATE_BOUND {
+        if r.score.abs() >= minnow_engine::tt::MATE_BOUND {
             let plies = MATE - r.score.abs();
             let moves = (plies + 1) / 2;
             out.put(" score mate ");
@@ -543,6 +545,6 @@ impl<O: Output, E: Env> SearchHost for UciHost<'_, O, E> {
 }
 
 /// Starts an error line.
-fn error<O: Output>(out: &mut O) -> &mut O {
+fn error<'a>(out: &'a mut (dyn Output + '_)) -> &'a mut (dyn Output + 'a) {
     out.put("info string error: ")
 }

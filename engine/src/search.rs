@@ -15,20 +15,15 @@ use crate::board::Position;
 use crate::eval::evaluate;
 use crate::movegen::legal_move_list;
 use crate::movepick::{Histories, MovePicker, history_bonus};
+pub use crate::params::Aspiration;
 use crate::params::*;
 use crate::rules::Rules;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
 use crate::types::{Move, PieceType};
 
-/// Deepest ply the search reaches (also the length of the PV and per-ply tables).
-pub const MAX_PLY: usize = 128;
-/// Score of delivering mate now; mate in `n` plies is `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Larger than any score.
-pub const INFINITY: i32 = 32_001;
-/// Score of a draw.
-pub const DRAW: i32 = 0;
+pub use crate::defs::{DRAW, INFINITY, MATE, MAX_PLY};
+
 /// Most positions of game history the search keeps for repetition detection.
 pub const MAX_HISTORY: usize = 1024;
 
@@ -76,19 +71,6 @@ pub trait SearchHost {
     fn wait(&mut self) -> Poll;
     /// Receives progress.
     fn report(&mut self, report: &Report);
-}
-
-/// Two ways to re-search when the score falls outside the aspiration window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Aspiration {
-    /// Search the whole iteration again with the failing bound widened (and, on a fail-low,
-    /// beta pulled half-way down). The default: in self-play at 2+0.05 it scored
-    /// +15.6 ± 34.6 Elo against `PerRootMove` (200 games).
-    WholeIteration,
-    /// Widen inside the root's move loop: the first move is re-searched on a fail-low with
-    /// alpha lowered, any move on a fail-high with beta raised, so an iteration never starts
-    /// over and the moves already searched keep their results.
-    PerRootMove,
 }
 
 /// The outcome of a search.
@@ -149,28 +131,45 @@ pub struct Searcher {
     /// Depth of the current iteration (the root's `depth` may differ by extensions).
     root_depth: i32,
     root_nodes: [u64; 4096],
-    lmr: [[u8; 64]; 64],
 }
 
 /// ln(x) in hundredths for x >= 1 (log2 by leading zeros and a linear fraction).
-fn ln_hundredths(x: u32) -> i32 {
+const fn ln_hundredths(x: u32) -> i32 {
     let k = 31 - x.leading_zeros();
     let base = 1u32 << k;
     let log2_x100 = k as i32 * 100 + ((x - base) * 100 / base) as i32;
     log2_x100 * 69 / 100
 }
 
+/// Late-move reductions by depth and move number: `LMR_BASE + ln(depth) * ln(moves) /
+/// LMR_DIVISOR`, in plies. Built at compile time, so it costs no code (4 KiB of a table
+/// that compresses to a few hundred bytes).
+static LMR: [[u8; 64]; 64] = {
+    let mut table = [[0u8; 64]; 64];
+    let mut d = 1;
+    while d < 64 {
+        let mut m = 1;
+        while m < 64 {
+            let v = LMR_BASE + ln_hundredths(d as u32) * ln_hundredths(m as u32) / LMR_DIVISOR;
+            let plies = v / 100;
+            table[d][m] = if plies < 0 {
+                0
+            } else if plies > 63 {
+                63
+            } else {
+                plies as u8
+            };
+            m += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
 impl Searcher {
     /// A searcher over a transposition table.
     #[inline(never)]
     pub fn new(tt: Table) -> Searcher {
-        let mut lmr = [[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = LMR_BASE + ln_hundredths(d as u32) * ln_hundredths(m as u32) / LMR_DIVISOR;
-                *r = (v / 100).clamp(0, 63) as u8;
-            }
-        }
         Searcher {
             tt,
             histories: Histories::default(),
@@ -194,7 +193,6 @@ impl Searcher {
             root_index: 0,
             root_depth: 0,
             root_nodes: [0; 4096],
-            lmr,
         }
     }
 
@@ -213,7 +211,7 @@ impl Searcher {
         history: &[u64],
         limits: Limits,
         overhead: u64,
-        host: &mut impl SearchHost,
+        host: &mut dyn SearchHost,
     ) -> SearchResult {
         self.start_ms = host.now_ms();
         self.limits = limits;
@@ -327,7 +325,7 @@ impl Searcher {
     }
 
     /// A ponder or infinite search must not answer before `stop` or `ponderhit`.
-    fn finish(&mut self, host: &mut impl SearchHost) {
+    fn finish(&mut self, host: &mut dyn SearchHost) {
         while (self.pondering || self.limits.infinite) && !self.stopped {
             match host.wait() {
                 Poll::Continue => {}
@@ -341,11 +339,11 @@ impl Searcher {
         }
     }
 
-    fn elapsed(&mut self, host: &mut impl SearchHost) -> u64 {
+    fn elapsed(&mut self, host: &mut dyn SearchHost) -> u64 {
         host.now_ms().saturating_sub(self.start_ms)
     }
 
-    fn report(&mut self, host: &mut impl SearchHost, depth: i32, score: i32, bound: Bound) {
+    fn report(&mut self, host: &mut dyn SearchHost, depth: i32, score: i32, bound: Bound) {
         let time_ms = self.elapsed(host);
         let hashfull = self.tt.hashfull();
         host.report(&Report {
@@ -366,7 +364,7 @@ impl Searcher {
 
     /// Polls input and the clock every few nodes; sets `stopped` when the search must end.
     #[inline]
-    fn check_limits(&mut self, host: &mut impl SearchHost) {
+    fn check_limits(&mut self, host: &mut dyn SearchHost) {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
             return;
@@ -396,7 +394,7 @@ impl Searcher {
 
     /// Counts a node at `ply` and checks the limits; false if the search must stop.
     #[inline(always)]
-    fn enter_node(&mut self, ply: usize, host: &mut impl SearchHost) -> bool {
+    fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
         self.nodes += 1;
         self.check_limits(host);
         self.seldepth = self.seldepth.max(ply);
@@ -442,7 +440,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        host: &mut impl SearchHost,
+        host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
@@ -615,7 +613,7 @@ impl Searcher {
             } else {
                 let mut reduction = 0;
                 if depth >= LMR_DEPTH && moves_searched > pv_node as usize && quiet && !child.in_check() {
-                    let mut r = self.lmr[depth.min(63) as usize][moves_searched.min(63)] as i32;
+                    let mut r = LMR[depth.min(63) as usize][moves_searched.min(63)] as i32;
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
@@ -729,7 +727,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qdepth: i32,
-        host: &mut impl SearchHost,
+        host: &mut dyn SearchHost,
     ) -> i32 {
         if !self.enter_node(ply, host) {
             return 0;

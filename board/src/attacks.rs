@@ -11,6 +11,10 @@
 //! Every [`crate::board::Position`] constructor calls [`init`], so any code holding a
 //! position may use these lookups.
 
+// `&*(&raw const STATIC)` is the edition-2024 way to borrow a `static mut` table; the
+// shorter form clippy suggests (`&STATIC`) is the `static_mut_refs` error.
+#![allow(clippy::deref_addrof)]
+
 #[cfg(not(feature = "embed-sliders"))]
 use crate::tablegen::SLIDER_TABLE_SIZE;
 use crate::tablegen::{self, BISHOP_DIRS, Magic, ROOK_DIRS, ROOK_TABLE_SIZE, SplitMix};

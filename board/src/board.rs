@@ -10,7 +10,7 @@ use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, MoveFlag, Piece, PieceType, Square};
 
 /// A chess position. Build one with [`Position::startpos`] or [`Position::from_fen`]
-/// (module [`crate::fen`]), which validate it; all methods assume a valid position.
+/// (module `fen` of the front end), which validate it; all methods assume a valid position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     pub(crate) by_type: [Bitboard; 6],
@@ -30,8 +30,11 @@ pub struct Position {
 }
 
 impl Position {
-    /// An empty board, white to move: the starting point of FEN parsing.
-    pub(crate) fn empty() -> Position {
+    /// An empty board, white to move, no castling rights: the start of setting up a
+    /// position piece by piece with [`Position::put`], the setters below and
+    /// [`Position::finish_setup`]. That is for parsers (the front end's FEN reader), which
+    /// validate what they build: every other method assumes a legal position.
+    pub fn empty() -> Position {
         attacks::init();
         Position {
             by_type: [Bitboard::EMPTY; 6],
@@ -48,13 +51,50 @@ impl Position {
         }
     }
 
-    /// The standard starting position.
+    /// The standard starting position (the same as [`crate::defs::STARTPOS`], which a
+    /// test checks).
     pub fn startpos() -> Position {
-        match Position::from_fen(crate::fen::STARTPOS) {
-            Ok(pos) => pos,
-            // Not `expect`: that would pull `Debug` formatting into the shipped binary.
-            Err(_) => unreachable!(),
+        use PieceType::*;
+        let mut pos = Position::empty();
+        for (file, kind) in [Rook, Knight, Bishop, Queen, King, Bishop, Knight, Rook].into_iter().enumerate()
+        {
+            let file = file as u8;
+            pos.put(Piece::new(Color::White, kind), Square::from_coords(file, 0));
+            pos.put(Piece::new(Color::White, Pawn), Square::from_coords(file, 1));
+            pos.put(Piece::new(Color::Black, Pawn), Square::from_coords(file, 6));
+            pos.put(Piece::new(Color::Black, kind), Square::from_coords(file, 7));
         }
+        pos.set_castling(CastlingRights::all());
+        pos.finish_setup();
+        pos
+    }
+
+    /// Set-up: the side to move.
+    pub fn set_side_to_move(&mut self, side: Color) {
+        self.side = side;
+    }
+
+    /// Set-up: the castling rights.
+    pub fn set_castling(&mut self, rights: CastlingRights) {
+        self.castling = rights;
+    }
+
+    /// Set-up: the en-passant square (the harness writes one after every double push).
+    pub fn set_en_passant(&mut self, sq: Option<Square>) {
+        self.en_passant = sq;
+    }
+
+    /// Set-up: the halfmove clock and fullmove number.
+    pub fn set_clocks(&mut self, halfmove: u16, fullmove: u16) {
+        self.halfmove = halfmove;
+        self.fullmove = fullmove;
+    }
+
+    /// Set-up done: computes checkers, pinned pieces and the Zobrist key from the pieces
+    /// and state set so far.
+    pub fn finish_setup(&mut self) {
+        self.update_check_info();
+        self.key = self.compute_key();
     }
 
     /// Side to move.
@@ -186,8 +226,9 @@ impl Position {
             || (attacks::rook(sq, occupied) & self.straight_sliders(by)).any()
     }
 
+    /// Puts `piece` on the empty square `sq` (make-move and set-up).
     #[inline(always)]
-    pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+    pub fn put(&mut self, piece: Piece, sq: Square) {
         let b = sq.bb();
         self.by_type[piece.kind().index()] |= b;
         self.by_color[piece.color().index()] |= b;
@@ -454,30 +495,5 @@ impl Position {
         let mut next = *self;
         next.make(m);
         next
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::movegen::legal_move_list;
-
-    /// `gives_check` agrees with playing the move, on every legal move of the perft suite
-    /// and of positions one move further.
-    #[test]
-    fn gives_check_matches_playing_the_move() {
-        let mut checks = 0;
-        for line in include_str!("../tests/data/perftsuite.epd").lines() {
-            let root = Position::from_fen(line.split(';').next().unwrap()).unwrap();
-            for first in legal_move_list(&root) {
-                let pos = root.after(first);
-                for m in legal_move_list(&pos) {
-                    let expected = pos.after(m).in_check();
-                    assert_eq!(pos.gives_check(m), expected, "{m} in {}", pos.fen());
-                    checks += expected as u32;
-                }
-            }
-        }
-        assert!(checks > 1000, "{checks}");
     }
 }

@@ -547,10 +547,10 @@ impl Move {
     pub fn uci(self) -> ArrayString<5> {
         let mut s = ArrayString::new();
         for c in self.from().name().into_iter().chain(self.to().name()) {
-            crate::fen::push_char(&mut s, c as char);
+            crate::defs::push_char(&mut s, c as char);
         }
         if let Some(p) = self.promotion() {
-            crate::fen::push_char(&mut s, p.letter() as char);
+            crate::defs::push_char(&mut s, p.letter() as char);
         }
         s
     }

@@ -11,54 +11,9 @@
 
 use crate::attacks;
 use crate::board::Position;
+pub use crate::defs::S;
 use crate::params::*;
 use crate::types::{Bitboard, Color, PieceType, Square};
-use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
-
-/// A (middlegame, endgame) score pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
-
-impl Add for S {
-    type Output = S;
-    #[inline(always)]
-    fn add(self, o: S) -> S {
-        S(self.0 + o.0, self.1 + o.1)
-    }
-}
-impl Sub for S {
-    type Output = S;
-    #[inline(always)]
-    fn sub(self, o: S) -> S {
-        S(self.0 - o.0, self.1 - o.1)
-    }
-}
-impl Neg for S {
-    type Output = S;
-    #[inline(always)]
-    fn neg(self) -> S {
-        S(-self.0, -self.1)
-    }
-}
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline(always)]
-    fn mul(self, k: i32) -> S {
-        S(self.0 * k, self.1 * k)
-    }
-}
-impl AddAssign for S {
-    #[inline(always)]
-    fn add_assign(&mut self, o: S) {
-        *self = *self + o;
-    }
-}
-impl SubAssign for S {
-    #[inline(always)]
-    fn sub_assign(&mut self, o: S) {
-        *self = *self - o;
-    }
-}
 
 /// Declares the weight tables once, in [`WEIGHTS`] order, and derives from that one list
 /// the index of each table ([`index`]), the tuner's [`LAYOUT`] and the flat table itself.

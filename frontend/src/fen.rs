@@ -16,13 +16,11 @@
 //!   generation handles any double check, and proving reachability in general needs
 //!   retrograde analysis. Three or more checkers can never occur and are rejected.
 
-use crate::board::Position;
-use crate::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 use arrayvec::ArrayString;
 use core::fmt;
-
-/// FEN of the standard starting position.
-pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+use minnow_engine::board::Position;
+use minnow_engine::defs::{push_char, push_number};
+use minnow_engine::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 
 /// The FEN field an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,10 +244,20 @@ fn parse_en_passant(pos: &Position, text: &str) -> Result<Option<Square>, FenErr
     Ok(Some(sq))
 }
 
-impl Position {
+/// FEN reading and writing for [`Position`], as methods (`Position::from_fen(text)`,
+/// `pos.fen()`) once this trait is in scope. The engine crate has no text formats; they
+/// live here in the front end, compiled for size.
+pub trait Fen: Sized {
     /// Parses and validates a FEN (four to six fields).
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
+    /// The FEN of this position. The en-passant square is written whenever the last move
+    /// was a double push, as the competition harness (Chessnut) writes it.
+    fn fen(&self) -> ArrayString<96>;
+}
+
+impl Fen for Position {
     #[inline(never)]
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+    fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_ascii_whitespace();
         let mut pos = Position::empty();
 
@@ -259,45 +267,44 @@ impl Position {
         parse_placement(&mut pos, placement)?;
         check_material(&pos)?;
 
-        pos.side = match fields.next() {
+        pos.set_side_to_move(match fields.next() {
             Some("w") => Color::White,
             Some("b") => Color::Black,
             Some(_) => return err(FenField::SideToMove, "expected 'w' or 'b'"),
             None => return err(FenField::SideToMove, "missing"),
-        };
+        });
         let Some(castling) = fields.next() else {
             return err(FenField::Castling, "missing");
         };
-        pos.castling = parse_castling(&pos, castling)?;
+        pos.set_castling(parse_castling(&pos, castling)?);
         let Some(ep) = fields.next() else {
             return err(FenField::EnPassant, "missing");
         };
-        pos.en_passant = parse_en_passant(&pos, ep)?;
+        pos.set_en_passant(parse_en_passant(&pos, ep)?);
+        let (mut halfmove, mut fullmove) = (0, 1);
         if let Some(text) = fields.next() {
-            pos.halfmove = parse_counter(text, FenField::HalfmoveClock, MAX_HALFMOVE)?;
+            halfmove = parse_counter(text, FenField::HalfmoveClock, MAX_HALFMOVE)?;
         }
         if let Some(text) = fields.next() {
-            pos.fullmove = parse_counter(text, FenField::FullmoveNumber, MAX_FULLMOVE)?.max(1);
+            fullmove = parse_counter(text, FenField::FullmoveNumber, MAX_FULLMOVE)?.max(1);
         }
+        pos.set_clocks(halfmove, fullmove);
         if fields.next().is_some() {
             return err(FenField::Trailing, "unexpected text after the sixth field");
         }
 
-        let them = !pos.side;
-        if pos.is_attacked(pos.king_square(them), pos.side, pos.occupied()) {
+        let us = pos.side_to_move();
+        if pos.is_attacked(pos.king_square(!us), us, pos.occupied()) {
             return err(FenField::Position, "the side not to move is in check");
         }
-        pos.update_check_info();
-        if pos.checkers.count() > 2 {
+        pos.finish_setup();
+        if pos.checkers().count() > 2 {
             return err(FenField::Position, "more than two pieces give check");
         }
-        pos.key = pos.compute_key();
         Ok(pos)
     }
 
-    /// The FEN of this position. The en-passant square is written whenever the last move
-    /// was a double push, as the competition harness (Chessnut) writes it.
-    pub fn fen(&self) -> ArrayString<96> {
+    fn fen(&self) -> ArrayString<96> {
         let mut s = ArrayString::new();
         for rank in (0..8).rev() {
             let mut empty = 0u8;
@@ -320,10 +327,10 @@ impl Position {
                 push_char(&mut s, '/');
             }
         }
-        for c in if self.side == Color::White { " w " } else { " b " }.chars() {
+        for c in if self.side_to_move() == Color::White { " w " } else { " b " }.chars() {
             push_char(&mut s, c);
         }
-        if self.castling.is_empty() {
+        if self.castling().is_empty() {
             push_char(&mut s, '-');
         }
         for (right, c) in [
@@ -332,46 +339,19 @@ impl Position {
             (CastlingRights::BLACK_KING, 'k'),
             (CastlingRights::BLACK_QUEEN, 'q'),
         ] {
-            if self.castling.contains(right) {
+            if self.castling().contains(right) {
                 push_char(&mut s, c);
             }
         }
         push_char(&mut s, ' ');
-        match self.en_passant {
+        match self.en_passant() {
             Some(sq) => sq.name().iter().for_each(|&c| push_char(&mut s, c as char)),
             None => push_char(&mut s, '-'),
         }
         push_char(&mut s, ' ');
-        push_number(&mut s, self.halfmove as u64);
+        push_number(&mut s, self.halfmove_clock() as u64);
         push_char(&mut s, ' ');
-        push_number(&mut s, self.fullmove as u64);
+        push_number(&mut s, self.fullmove_number() as u64);
         s
-    }
-}
-
-/// Appends an ASCII character. Every buffer here is sized for its longest content (a FEN
-/// is at most 92 bytes), so nothing is ever dropped; `try_push` avoids `push`'s panic
-/// formatting code in the shipped binary.
-#[inline]
-pub fn push_char<const N: usize>(s: &mut ArrayString<N>, c: char) {
-    debug_assert!(!s.is_full());
-    let _ = s.try_push(c);
-}
-
-/// Appends the decimal digits of `n` (no `core::fmt`, which the shipped binary avoids).
-pub fn push_number<const N: usize>(s: &mut ArrayString<N>, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        push_char(s, d as char);
     }
 }

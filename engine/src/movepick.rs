@@ -9,9 +9,9 @@
 //! move is yielded exactly once; a test proves it by running perft through the picker.
 
 use crate::board::Position;
+use crate::defs::MAX_PLY;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{HISTORY_BONUS_SCALE, HISTORY_MAX, HISTORY_MAX_BONUS};
-use crate::search::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Color, Move, PieceType};
 
@@ -363,115 +363,4 @@ fn noisy_score(pos: &Position, m: Move) -> i32 {
         None => 0,
     };
     victim * 8 - attacker + promotion
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::movegen::legal_move_list;
-    use crate::perft::perft;
-    use crate::tablegen::SplitMix;
-    use std::vec::Vec;
-
-    /// Perft that enumerates moves through the picker, with TT moves and killers drawn
-    /// from legal and illegal moves alike. Also checks each move is yielded once.
-    fn picker_perft(pos: &Position, depth: u32, rng: &mut SplitMix, h: &Histories) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let legal = legal_move_list(pos);
-        let random_move = |rng: &mut SplitMix| {
-            if !legal.is_empty() && rng.next_u64().is_multiple_of(2) {
-                legal[(rng.next_u64() % legal.len() as u64) as usize]
-            } else {
-                Move::from_raw(rng.next_u64() as u16)
-            }
-        };
-        let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
-        let mut picker = MovePicker::new(tt, [k1, k2], c);
-        let mut seen = Vec::new();
-        let mut nodes = 0;
-        while let Some(m) = picker.next(pos, h) {
-            assert!(!seen.contains(&m), "{m} yielded twice in {}", pos.fen());
-            assert!(legal.contains(&m), "{m} is not legal in {}", pos.fen());
-            seen.push(m);
-            nodes += picker_perft(&pos.after(m), depth - 1, rng, h);
-        }
-        assert_eq!(seen.len(), legal.len(), "{}", pos.fen());
-        nodes
-    }
-
-    #[test]
-    fn perft_through_the_picker_equals_perft() {
-        let mut rng = SplitMix(3);
-        let mut h = Histories::default();
-        // Some history so that quiet ordering is exercised.
-        for i in 0..2000u64 {
-            let m = Move::from_raw(rng.next_u64() as u16);
-            h.update_butterfly(if i % 2 == 0 { Color::White } else { Color::Black }, m, 300);
-        }
-        for line in include_str!("../tests/data/perftsuite.epd").lines().step_by(3) {
-            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
-            assert_eq!(picker_perft(&pos, 3, &mut rng, &h), perft(&pos, 3), "{}", pos.fen());
-        }
-    }
-
-    #[test]
-    fn quiescence_picker_adds_exactly_the_safe_quiet_checks() {
-        let h = Histories::default();
-        let mut total = 0;
-        for line in include_str!("../tests/data/perftsuite.epd").lines() {
-            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
-            if pos.in_check() {
-                continue;
-            }
-            let mut picker = MovePicker::new_quiescence(Move::NONE, false, true);
-            let mut yielded = Vec::new();
-            while let Some(m) = picker.next(&pos, &h) {
-                yielded.push(m);
-            }
-            let expected: Vec<Move> = legal_move_list(&pos)
-                .into_iter()
-                .filter(|&m| {
-                    let safe = pos.see_ge(m, 0);
-                    let queen_or_capture = m.promotion().is_none_or(|p| p == PieceType::Queen);
-                    (m.is_noisy() && safe && queen_or_capture)
-                        || (!m.is_noisy() && safe && pos.gives_check(m))
-                })
-                .collect();
-            assert_eq!(yielded.len(), expected.len(), "{}", pos.fen());
-            assert!(expected.iter().all(|m| yielded.contains(m)), "{}", pos.fen());
-            total += yielded.iter().filter(|m| !m.is_noisy()).count();
-        }
-        assert!(total > 20, "{total}");
-    }
-
-    #[test]
-    fn quiescence_picker_yields_noisy_moves_or_all_evasions() {
-        let mut h = Histories::default();
-        h.update_butterfly(Color::White, Move::NONE, 1);
-        for line in include_str!("../tests/data/perftsuite.epd").lines() {
-            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
-            let mut picker = MovePicker::new_quiescence(Move::NONE, pos.in_check(), false);
-            let mut n = 0;
-            while let Some(m) = picker.next(&pos, &h) {
-                assert!(pos.in_check() || (m.is_noisy() && pos.see_ge(m, 0)));
-                n += 1;
-            }
-            if pos.in_check() {
-                assert_eq!(n, legal_move_list(&pos).len());
-            }
-        }
-    }
-
-    #[test]
-    fn history_gravity_saturates() {
-        let mut h = Histories::default();
-        let m = Move::from_raw(0x0123);
-        for _ in 0..1000 {
-            h.update_butterfly(Color::White, m, HISTORY_MAX_BONUS);
-        }
-        let v = h.butterfly(Color::White, m);
-        assert!(v > HISTORY_MAX / 2 && v <= HISTORY_MAX, "{v}");
-    }
 }

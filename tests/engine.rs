@@ -1,0 +1,266 @@
+//! Engine tests that need positions from FEN, which the front end parses: they live here,
+//! outside the engine crate (`minnow-engine` cannot depend on its own front end), and use
+//! the same public API as every other user of the library.
+
+use minnow::fen::Fen;
+
+mod board {
+    use super::*;
+    use minnow::Position;
+    use minnow::movegen::legal_move_list;
+
+    /// `gives_check` agrees with playing the move, on every legal move of the perft suite
+    /// and of positions one move further.
+    #[test]
+    fn gives_check_matches_playing_the_move() {
+        let mut checks = 0;
+        for line in include_str!("data/perftsuite.epd").lines() {
+            let root = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            for first in legal_move_list(&root) {
+                let pos = root.after(first);
+                for m in legal_move_list(&pos) {
+                    let expected = pos.after(m).in_check();
+                    assert_eq!(pos.gives_check(m), expected, "{m} in {}", pos.fen());
+                    checks += expected as u32;
+                }
+            }
+        }
+        assert!(checks > 1000, "{checks}");
+    }
+}
+
+mod movepick {
+    use super::*;
+    use minnow::movegen::legal_move_list;
+    use minnow::movepick::{Histories, MovePicker};
+    use minnow::params::{HISTORY_MAX, HISTORY_MAX_BONUS};
+    use minnow::perft::perft;
+    use minnow::tablegen::SplitMix;
+    use minnow::{Color, Move, PieceType, Position};
+
+    /// Perft that enumerates moves through the picker, with TT moves and killers drawn
+    /// from legal and illegal moves alike. Also checks each move is yielded once.
+    fn picker_perft(pos: &Position, depth: u32, rng: &mut SplitMix, h: &Histories) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let legal = legal_move_list(pos);
+        let random_move = |rng: &mut SplitMix| {
+            if !legal.is_empty() && rng.next_u64().is_multiple_of(2) {
+                legal[(rng.next_u64() % legal.len() as u64) as usize]
+            } else {
+                Move::from_raw(rng.next_u64() as u16)
+            }
+        };
+        let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
+        let mut picker = MovePicker::new(tt, [k1, k2], c);
+        let mut seen = Vec::new();
+        let mut nodes = 0;
+        while let Some(m) = picker.next(pos, h) {
+            assert!(!seen.contains(&m), "{m} yielded twice in {}", pos.fen());
+            assert!(legal.contains(&m), "{m} is not legal in {}", pos.fen());
+            seen.push(m);
+            nodes += picker_perft(&pos.after(m), depth - 1, rng, h);
+        }
+        assert_eq!(seen.len(), legal.len(), "{}", pos.fen());
+        nodes
+    }
+
+    #[test]
+    fn perft_through_the_picker_equals_perft() {
+        let mut rng = SplitMix(3);
+        let mut h = Histories::default();
+        // Some history so that quiet ordering is exercised.
+        for i in 0..2000u64 {
+            let m = Move::from_raw(rng.next_u64() as u16);
+            h.update_butterfly(if i % 2 == 0 { Color::White } else { Color::Black }, m, 300);
+        }
+        for line in include_str!("data/perftsuite.epd").lines().step_by(3) {
+            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            assert_eq!(picker_perft(&pos, 3, &mut rng, &h), perft(&pos, 3), "{}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn quiescence_picker_adds_exactly_the_safe_quiet_checks() {
+        let h = Histories::default();
+        let mut total = 0;
+        for line in include_str!("data/perftsuite.epd").lines() {
+            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            if pos.in_check() {
+                continue;
+            }
+            let mut picker = MovePicker::new_quiescence(Move::NONE, false, true);
+            let mut yielded = Vec::new();
+            while let Some(m) = picker.next(&pos, &h) {
+                yielded.push(m);
+            }
+            let expected: Vec<Move> = legal_move_list(&pos)
+                .into_iter()
+                .filter(|&m| {
+                    let safe = pos.see_ge(m, 0);
+                    let queen_or_capture = m.promotion().is_none_or(|p| p == PieceType::Queen);
+                    (m.is_noisy() && safe && queen_or_capture)
+                        || (!m.is_noisy() && safe && pos.gives_check(m))
+                })
+                .collect();
+            assert_eq!(yielded.len(), expected.len(), "{}", pos.fen());
+            assert!(expected.iter().all(|m| yielded.contains(m)), "{}", pos.fen());
+            total += yielded.iter().filter(|m| !m.is_noisy()).count();
+        }
+        assert!(total > 20, "{total}");
+    }
+
+    #[test]
+    fn quiescence_picker_yields_noisy_moves_or_all_evasions() {
+        let mut h = Histories::default();
+        h.update_butterfly(Color::White, Move::NONE, 1);
+        for line in include_str!("data/perftsuite.epd").lines() {
+            let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            let mut picker = MovePicker::new_quiescence(Move::NONE, pos.in_check(), false);
+            let mut n = 0;
+            while let Some(m) = picker.next(&pos, &h) {
+                assert!(pos.in_check() || (m.is_noisy() && pos.see_ge(m, 0)));
+                n += 1;
+            }
+            if pos.in_check() {
+                assert_eq!(n, legal_move_list(&pos).len());
+            }
+        }
+    }
+
+    #[test]
+    fn history_gravity_saturates() {
+        let mut h = Histories::default();
+        let m = Move::from_raw(0x0123);
+        for _ in 0..1000 {
+            h.update_butterfly(Color::White, m, HISTORY_MAX_BONUS);
+        }
+        let v = h.butterfly(Color::White, m);
+        assert!(v > HISTORY_MAX / 2 && v <= HISTORY_MAX, "{v}");
+    }
+}
+
+mod rules {
+    use super::*;
+    use minnow::Position;
+    use minnow::rules::{Rules, kaggle_insufficient};
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn kaggle_material_rule_differs_from_fide() {
+        // (FEN, harness draw, FIDE dead)
+        let cases = [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true, true),
+            ("4k3/8/8/8/8/8/8/3NK3 w - - 0 1", true, true),
+            ("4k3/3n4/8/8/8/8/8/3NK3 w - - 0 1", true, false),
+            ("4k3/3b4/8/8/8/8/8/3NK3 w - - 0 1", true, false),
+            ("4k3/3b4/8/8/8/8/8/2B1K3 w - - 0 1", true, false),
+            ("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", true, false),
+            ("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/B7/1B2K3 w - - 0 1", false, true),
+            ("4k3/8/8/8/8/8/8/2BNK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/8/1NNNK3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", false, false),
+            ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false, false),
+        ];
+        for (fen, harness, fide) in cases {
+            let p = pos(fen);
+            assert_eq!(kaggle_insufficient(&p), harness, "{fen}");
+            assert_eq!(Rules::Kaggle.is_draw(&p, false), harness, "{fen}");
+            assert_eq!(p.is_insufficient_material(), fide, "{fen}");
+            assert_eq!(Rules::Fide.is_draw(&p, false), fide, "{fen}");
+        }
+    }
+
+    #[test]
+    fn fifty_moves_exactly_at_100_even_if_mated_under_kaggle_rules() {
+        // Black is mated (back-rank) with the clock at 100.
+        let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+        assert!(mated.in_check());
+        assert!(Rules::Kaggle.is_draw(&mated, true));
+        assert!(!Rules::Fide.is_draw(&mated, true));
+        let quiet = pos("6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80");
+        assert!(Rules::Kaggle.is_draw(&quiet, false));
+        assert!(Rules::Fide.is_draw(&quiet, false));
+        // Past 100 the harness never ends the game by the clock; FIDE does.
+        let past = pos("6k1/5ppp/8/8/8/8/8/R5K1 b - - 101 80");
+        assert!(!Rules::Kaggle.is_draw(&past, false));
+        assert!(Rules::Fide.is_draw(&past, false));
+    }
+
+    #[test]
+    fn kaggle_repetition_key_marks_every_double_push() {
+        // After 1.e4 (no black pawn can take en passant) FIDE ignores the ep square.
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let e4 = start.after(minnow::movegen::parse_uci_move(&start, "e2e4").unwrap());
+        let same_placement = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(
+            Rules::Fide.repetition_key(&e4, false),
+            Rules::Fide.repetition_key(&same_placement, false)
+        );
+        assert_ne!(
+            Rules::Kaggle.repetition_key(&e4, false),
+            Rules::Kaggle.repetition_key(&same_placement, false)
+        );
+        // The opening (white to move) is never counted under Kaggle rules.
+        assert_eq!(Rules::Kaggle.repetition_key(&start, true), 0);
+        assert_eq!(Rules::Kaggle.repetition_key(&start, false), start.key());
+        assert_ne!(Rules::Kaggle.repetition_key(&same_placement, true), 0);
+        assert_eq!(Rules::Fide.repetition_key(&start, true), start.key());
+    }
+}
+
+mod see {
+    use super::*;
+    use minnow::Position;
+    use minnow::movegen::parse_uci_move;
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Position::from_fen(fen).unwrap();
+        pos.see_ge(parse_uci_move(&pos, mv).unwrap(), threshold)
+    }
+
+    #[test]
+    fn simple_exchanges() {
+        // Pawn takes an undefended knight: +300.
+        let fen = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert!(see(fen, "e4d5", 300));
+        assert!(!see(fen, "e4d5", 301));
+        // Rook takes a pawn defended by a pawn: 100 - 500.
+        let fen = "4k3/8/2p5/3p4/8/8/3R4/4K3 w - - 0 1";
+        assert!(see(fen, "d2d5", -400));
+        assert!(!see(fen, "d2d5", -399));
+        // Queen takes a knight defended by a pawn, with rook x-ray behind: 300 - 900 + 100.
+        let fen = "4k3/8/4p3/3n4/8/8/3Q4/3RK3 w - - 0 1";
+        assert!(see(fen, "d2d5", -500));
+        assert!(!see(fen, "d2d5", -499));
+        // A quiet move to a safe square is worth exactly 0.
+        let fen = "4k3/2p5/8/8/8/8/8/1N2K3 w - - 0 1";
+        assert!(!see(fen, "b1a3", 1));
+        assert!(see(fen, "b1a3", 0));
+        // Knight to d5 attacked by the c6 pawn.
+        let fen = "4k3/8/2p5/8/8/4N3/8/4K3 w - - 0 1";
+        assert!(!see(fen, "e3d5", 0));
+        assert!(see(fen, "e3d5", -300));
+    }
+
+    #[test]
+    fn x_rays_and_king_recaptures() {
+        // Rxd5 with rook behind vs one defender: RxP, RxR, RxR = +100.
+        let fen = "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(fen, "d2d5", 100));
+        assert!(!see(fen, "d2d5", 101));
+        // The king recaptures an undefended rook: 100 - 500.
+        let fen = "8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1";
+        assert!(see(fen, "d1d5", -400));
+        assert!(!see(fen, "d1d5", -399));
+        // ... but not one defended by a second rook: +100.
+        let fen = "8/8/4k3/3p4/8/8/3R4/3RK3 w - - 0 1";
+        assert!(see(fen, "d2d5", 100));
+        assert!(!see(fen, "d2d5", 101));
+    }
+}
