@@ -6,8 +6,9 @@ file and start the engine once; it lives for the whole game and ponders between 
 We keep the game's moves ourselves (the harness gives only the FEN and the last move) so
 the engine sees every repetition, and we always return one legal UCI move: if the engine
 dies, hangs or answers nonsense we restart it, and failing that pick a legal move ourselves.
-Environment (all optional): MINNOW_RESERVE_MS (initial latency reserve, default 30 ms; it
-grows to what the harness is seen to charge), MINNOW_DIR (where the engine is),
+Environment (all optional): MINNOW_RESERVE_MS (the least latency reserve, default 30 ms; the
+reserve follows the median latency of recent moves, so it goes up and down with the
+network and one hiccup does not move it), MINNOW_DIR (where the engine is),
 MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_LOG (a file for one line
 per move).
 """
@@ -27,6 +28,11 @@ RESERVE_MS = int(os.environ.get("MINNOW_RESERVE_MS", "30"))
 KAGGLE_RULES = os.environ.get("MINNOW_KAGGLE_RULES", "1") != "0"  # 0: FIDE draws (for comparisons)
 LOG = os.environ.get("MINNOW_LOG")  # a file to append one line per move to (for debugging)
 DELAY_MS = 100  # the harness's free, non-banked time per move (actTimeout)
+BANK_MS = 10000  # the overage a game starts with: no observation can honestly give more
+LATENCY_WINDOW = 9  # recent latency samples whose median sets the reserve
+SPIKE_WINDOW = 500  # samples (a long game) whose largest sets the hiccup allowance of the floor
+MAX_RESERVE_MS = 400
+MOVES_AHEAD = 80  # moves the floor provisions a latency above the free 0.1 s for
 MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
@@ -178,6 +184,7 @@ class Adapter:
         self.pondering = None  # the move we ponder on, if any
         self.ponder_move = None  # the reply the engine expects to our last move
         self.reserve = RESERVE_MS
+        self.latencies = []  # measured latency (ms) of our recent moves, oldest first
         self.last_left = None  # our overage (s) when we last answered, and our own time
         self.last_own = 0.0
         self.start_engine()
@@ -208,17 +215,27 @@ class Adapter:
                 self.engine.send("ucinewgame")
 
     def learn_latency(self, left):
-        """Latency = what the harness charged for our last move minus what we measured."""
+        """Latency = what the harness charged for our last move minus what we measured.
+        Seen only when the harness charged something (our time plus latency over 0.1 s).
+        The reserve is the median of the last LATENCY_WINDOW samples plus 15 ms: one
+        hiccup does not raise it, and it comes down again when the network does."""
         if self.last_left is not None:
             charged = self.last_left - left
             if charged > 0.001:
                 latency_ms = (charged + DELAY_MS / 1000 - self.last_own) * 1000
-                self.reserve = max(self.reserve, min(int(latency_ms) + 15, 400))
+                self.latencies = (self.latencies + [max(0.0, latency_ms)])[-SPIKE_WINDOW:]
+                recent = sorted(self.latencies[-LATENCY_WINDOW:])
+                median = recent[len(recent) // 2]
+                self.reserve = int(min(max(RESERVE_MS, median + 15), MAX_RESERVE_MS))
 
     def floor(self):
-        """Bank kept for the rest of the game: when latency eats more than the free 0.1 s,
-        every move costs the difference however fast we are, so keep that for 80 moves."""
-        return max(0, self.reserve + 5 - DELAY_MS) * 80
+        """Bank kept for the rest of the game: when the usual latency eats more than the
+        free 0.1 s, every move costs the difference however fast we are, so keep that for
+        MOVES_AHEAD moves; and keep the worst hiccup's excess seen (SPIKE_WINDOW) once. Never more
+        than half of what a game can have."""
+        steady = max(0, self.reserve + 5 - DELAY_MS) * MOVES_AHEAD
+        spike = max([0.0] + [ms - DELAY_MS for ms in self.latencies])
+        return min(steady + spike, BANK_MS / 2)
 
     def budget(self, left_ms, used_ms=0.0):
         """What `go` may spend: overage + the free 0.1 s - time used - reserve - floor."""
@@ -310,10 +327,10 @@ class Adapter:
         t0 = time.perf_counter() if self.last_left is not None else LOADED
         fen = obs["board"]
         board = _board(fen)
-        left = float(obs["remainingOverageTime"])
+        left = min(float(obs["remainingOverageTime"]), BANK_MS / 1000)
         self.learn_latency(left)
         left_ms = max(0.0, left * 1000)
-        opp_ms = max(1, int(float(obs["opponentRemainingOverageTime"]) * 1000))
+        opp_ms = max(1, int(min(float(obs["opponentRemainingOverageTime"]) * 1000, BANK_MS)))
         self.track(obs, board)
         move, self.hit = None, False
         for _ in range(2):
@@ -366,7 +383,9 @@ def agent(obs, config=None):
     for key in ("remainingOverageTime", "opponentRemainingOverageTime"):
         try:
             clean[key] = float(clean[key])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
+            clean[key] = 0.0
+        if clean[key] != clean[key]:  # NaN: no clock to trust
             clean[key] = 0.0
     if clean["mark"] not in ("white", "black"):
         board = _board(clean["board"])

@@ -13,7 +13,11 @@ harness's built-in agents (`random`, `king_shuffle`, `board_shuffle`) or any UCI
 free 0.1 s, as a clock with 0.1 s increment, and the game's moves so it sees repetitions.
 Game 2k and 2k+1 use the same opening (seed), with colours swapped; seeds are spread over the
 2000 openings. `--latency MS` adds a simulated network round trip to every one of our moves
-(half before, half after the call), which the harness charges to our clock.
+(half before, half after the call), which the harness charges to our clock;
+`--spikes P:MS` makes a move's round trip MS instead with probability P (hiccups, drawn from
+a generator seeded by the game), and then each game with a hiccup gets a line with our own
+move times (ms, latency excluded) from just before its first hiccup, so one sees how fast the
+adapter's time use comes back to normal.
 
 Prints a progress line per game, then W/D/L, Elo with its 95% interval, termination counts,
 our per-move time (median, max, first move), the lowest remaining overage, the engine's peak
@@ -30,6 +34,7 @@ import contextlib
 import importlib
 import io
 import os
+import random
 import shutil
 import statistics
 import sys
@@ -75,24 +80,40 @@ def unpack(archive: Path, into: Path) -> Path:
     return into / "main.py"
 
 
-def with_latency(main_py: Path, latency_ms: float):
+def with_latency(main_py: Path, latency_ms: float, spike_p: float = 0.0, spike_ms: float = 0.0, seed: int = 0):
     """Our agent as the harness would load it (exec of main.py in the first call), with a
-    simulated round trip added to every call."""
+    simulated round trip added to every call: `latency_ms`, or `spike_ms` with probability
+    `spike_p`. The agent's `moves` lists (hiccup?, our own time in s) for every call."""
     from kaggle_environments.agent import get_last_callable
 
     inner = None
     source = main_py.read_text()
+    rng = random.Random(seed)
 
     def agent(obs, config):
         nonlocal inner
-        time.sleep(latency_ms / 2000)
+        spike = rng.random() < spike_p
+        ms = spike_ms if spike else latency_ms
+        time.sleep(ms / 2000)
+        start = time.perf_counter()
         if inner is None:
             inner = get_last_callable(source, path=str(main_py))
         move = inner(obs, config)
-        time.sleep(latency_ms / 2000)
+        agent.moves.append((spike, time.perf_counter() - start))
+        time.sleep(ms / 2000)
         return move
 
+    agent.moves = []
     return agent
+
+
+def hiccup_line(moves) -> str:
+    """Our move times (ms) from two moves before the first hiccup, the hiccups starred."""
+    first = next((i for i, (spike, _) in enumerate(moves) if spike), None)
+    if first is None:
+        return ""
+    shown = moves[max(0, first - 2) : first + 12]
+    return " ".join(f"{1000 * t:.0f}{'*' if spike else ''}" for spike, t in shown)
 
 
 class EngineAgent:
@@ -259,7 +280,11 @@ def play(args, index: int, opponent, work: Path) -> dict:
     us = index % 2  # 0: we play white
     folder = work / f"game{index}"
     main_py = unpack(Path(args.submission), folder)
-    ours = with_latency(main_py, args.latency) if args.latency else str(main_py)
+    spike_p, spike_ms = args.spikes
+    if args.latency or spike_p:
+        ours = with_latency(main_py, args.latency, spike_p, spike_ms, seed=args.seed * 1000 + index)
+    else:
+        ours = str(main_py)
     theirs = opponent
     if not isinstance(opponent, str):
         opponent.new_game()
@@ -299,11 +324,38 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "min_overage": min(overage) if overage else 10.0,
         "peak_kib": peak,
         "pgn": game_pgn(steps, names, seed, result, reason),
+        "hiccups": hiccup_line(ours.moves) if callable(ours) else "",
+        "spike_count": sum(spike for spike, _ in ours.moves) if callable(ours) else 0,
+        "after_spike": after_spike(ours.moves) if callable(ours) else ([], []),
     }
     if index == 0 and args.html:
         Path(args.html).write_text(env.render(mode="html"))
     shutil.rmtree(folder, ignore_errors=True)
     return record
+
+
+def after_spike(moves) -> tuple[list[float], list[float]]:
+    """Our own move times split into (the 3rd to 5th move after a hiccup, all others that are
+    neither a hiccup nor within 5 moves after one)."""
+    near, normal, since = [], [], None
+    for spike, t in moves:
+        since = 0 if spike else (None if since is None else since + 1)
+        if since is not None and 3 <= since <= 5:
+            near.append(t)
+        elif since is None or since > 5:
+            normal.append(t)
+    return near, normal
+
+
+def spikes_arg(text: str) -> tuple[float, float]:
+    """`P:MS` as (probability, round trip in ms)."""
+    try:
+        p, ms = (float(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected P:MS, e.g. 0.03:500") from None
+    if not 0 <= p <= 1 or ms < 0:
+        raise argparse.ArgumentTypeError("P must be in [0, 1] and MS at least 0")
+    return p, ms
 
 
 def main() -> int:
@@ -312,6 +364,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0, help="first opening (seed) of the series")
     ap.add_argument("--latency", type=float, default=0.0, help="simulated round trip per move, ms")
+    ap.add_argument("--spikes", type=spikes_arg, default=(0.0, 0.0), metavar="P:MS",
+                    help="a hiccup: round trip of MS ms with probability P on each of our moves")
     ap.add_argument("--submission", default=str(ROOT / "submission/submission.tar.gz"))
     ap.add_argument("--pgn", default=str(ROOT / "target/arena/games.pgn"))
     ap.add_argument("--html", default=str(ROOT / "target/arena/replay.html"))
@@ -326,7 +380,8 @@ def main() -> int:
         opponent = EngineAgent(args.opponent)
         args.name = opponent.name
     print(f"minnow ({args.submission}) vs {args.name}: {args.games} games in kaggle-environments "
-          f"1.16.11, 10 s overage + 0.1 s a move" + (f", {args.latency:g} ms simulated latency" if args.latency else ""))
+          f"1.16.11, 10 s overage + 0.1 s a move" + (f", {args.latency:g} ms simulated latency" if args.latency else "")
+          + (f", hiccups of {args.spikes[1]:g} ms with p={args.spikes[0]:g}" if args.spikes[0] else ""))
 
     harness_env(0)  # import the harness first: the RSS growth below is then the games'
     rss_before = status_kib("self", "VmRSS")
@@ -357,6 +412,9 @@ def main() -> int:
                 print(f"[{bar}] {done}/{args.games} W/D/L {wins}/{draws}/{losses} elo {fmt_elo(est.elo)} ± "
                       f"{fmt_err(est.error)} | seed {r['seed']} as {colour}: {r['points']:g} ({r['reason']}, "
                       f"{r['plies']} plies, min overage {r['min_overage']:.2f} s)", flush=True)
+                if r["hiccups"]:
+                    print(f"    {r['spike_count']} hiccups; our move ms from before the first (* = hiccup): "
+                          f"{r['hiccups']}", flush=True)
         finally:
             pgn.close()
             if not isinstance(opponent, str):
@@ -381,6 +439,12 @@ def main() -> int:
     print("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     print(f"our move time: median {1000 * statistics.median(times):.0f} ms, max {1000 * max(times):.0f} ms, "
           f"first move median {1000 * statistics.median(firsts):.0f} ms ({len(times)} moves)")
+    near = [t for r in records for t in r["after_spike"][0]]
+    normal = [t for r in records for t in r["after_spike"][1]]
+    if near and normal:
+        print(f"after a hiccup: our move time median {1000 * statistics.median(near):.0f} ms over the 3rd-5th "
+              f"moves after one ({len(near)} moves) vs {1000 * statistics.median(normal):.0f} ms elsewhere "
+              f"({len(normal)} moves); {sum(r['spike_count'] for r in records)} hiccups")
     print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
     if not isinstance(opponent, str) and opponent.failures:

@@ -199,6 +199,63 @@ def test_a_broken_engine_still_gives_a_legal_move_in_time(tmp_path, script):
         assert took < left + 0.1, took
 
 
+
+@pytest.mark.parametrize("left", [1e9, float("inf"), float("nan"), "1e400"])
+def test_an_absurd_clock_never_makes_a_move_think_for_long(agent_dir, left):
+    agent = load_agent(agent_dir)
+    start = time.perf_counter()
+    move = agent({"board": OPENING, "mark": "white", "lastMove": "", "remainingOverageTime": left,
+                  "opponentRemainingOverageTime": left}, {})
+    assert move in legal_moves(OPENING)
+    assert time.perf_counter() - start < 3.0  # a real bank of 10 s gives well under a second
+
+
+def adapter_without_engine(tmp_path, monkeypatch):
+    """main.py's Adapter class with no engine to find: only its clock logic is exercised."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MINNOW_DIR", str(tmp_path))
+    scope = {}
+    exec(compile((ROOT / "submission/main.py").read_text(), str(tmp_path / "main.py"), "exec"), scope)
+    adapter = scope["Adapter"]()
+    assert adapter.engine is None
+    return adapter
+
+
+def feed(adapter, latencies_ms, own=0.15, left=10.0):
+    """Moves that each took `own` s of our time plus a network round trip, charged by the
+    harness as it does: whatever exceeds the free 0.1 s comes off the overage."""
+    for ms in latencies_ms:
+        adapter.last_left, adapter.last_own = left, own
+        left -= max(0.0, own + ms / 1000 - 0.1)
+        adapter.learn_latency(left)
+    return left
+
+
+def test_the_latency_reserve_follows_the_median_and_ignores_one_hiccup(tmp_path, monkeypatch):
+    adapter = adapter_without_engine(tmp_path, monkeypatch)
+    feed(adapter, [60] * 12)
+    assert 70 <= adapter.reserve <= 80 and adapter.floor() == 0
+    feed(adapter, [500])  # one hiccup: the reserve stays, the floor keeps its excess once
+    assert 70 <= adapter.reserve <= 80
+    assert 390 <= adapter.floor() <= 410
+    feed(adapter, [60] * 3)
+    assert 70 <= adapter.reserve <= 80, "the reserve must not jump after a hiccup"
+    feed(adapter, [10] * 9)  # the network got faster: the reserve comes back down
+    assert adapter.reserve == 30
+    assert 390 <= adapter.floor() <= 410, "a hiccup's excess is kept while it is in the window"
+    feed(adapter, [10] * 500)  # the hiccup has left the window: no floor any more
+    assert adapter.floor() == 0
+
+
+def test_a_latency_above_the_free_time_keeps_a_floor_for_the_game(tmp_path, monkeypatch):
+    adapter = adapter_without_engine(tmp_path, monkeypatch)
+    feed(adapter, [130] * 9)
+    assert 140 <= adapter.reserve <= 150
+    assert 3000 <= adapter.floor() <= 5000  # ~50 ms a move for 80 moves
+    feed(adapter, [2000] * 9)
+    assert adapter.reserve == 400 and adapter.floor() == 5000  # both capped
+
+
 # ---------------------------------------------------------------------------------------
 # Harness rules, each shown in a real game
 
