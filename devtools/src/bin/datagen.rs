@@ -1,0 +1,330 @@
+//! Self-play data for the NNUE trainer, from minnow's own search.
+//!
+//! ```text
+//! datagen play --out FILE [--positions N | --games N] [--nodes 5000] [--threads T]
+//!              [--seed S] [--openings EPD] [--hash MIB]
+//! datagen dump FILE [--limit N]
+//! ```
+//!
+//! `play` plays games with a fixed node limit per move and writes every quiet position with
+//! its search score and the game's result (format: `minnow_dev::format`). Each game starts
+//! from the start position with 8 or 9 random legal plies, or (half of the games) from one
+//! of the harness's 2000 openings with 2 to 4 random plies, and is thrown away if the first
+//! search finds one side over 6 pawns ahead. The games end by the Kaggle harness's rules
+//! (which the search also plays by), by mate or stalemate, or by adjudication: a win once
+//! the score stays at 10 pawns or more for one side over 4 plies in a row, a draw after ply
+//! 80 once it stays within 0.1 pawn for 10 plies, or at ply 400. Kept: positions not in
+//! check whose best move is quiet and whose score is not a mate score.
+//!
+//! Game `i` of seed `s` is the same game whichever thread plays it, and the file is written
+//! in game order, so a run is deterministic for its seed and settings whatever the thread
+//! count. It is also resumable: `FILE.progress` records how many games and bytes are
+//! complete; run the same command again and it truncates `FILE` to that and goes on.
+
+use minnow::fen::Fen;
+use minnow::search::Searcher;
+use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
+use minnow::{Piece, Position, Square};
+use minnow_dev::format::{RECORD_BYTES, Record};
+use minnow_dev::rng::Rng;
+use minnow_dev::selfplay::play_game;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Settings of a `play` run.
+#[derive(Clone, Debug)]
+struct Config {
+    out: PathBuf,
+    positions: Option<u64>,
+    games: Option<u64>,
+    nodes: u64,
+    threads: usize,
+    seed: u64,
+    openings: PathBuf,
+    hash_mib: usize,
+}
+
+/// The positions of an EPD or FEN file, one a line (bad lines are reported and skipped).
+fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        if fields.len() < 4 {
+            continue;
+        }
+        match Position::from_fen(&fields.join(" ")) {
+            Ok(pos) => out.push(pos),
+            Err(e) => eprintln!("datagen: {}:{}: skipped: {e}", path.display(), n + 1),
+        }
+    }
+    Ok(out)
+}
+
+fn progress_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".progress");
+    PathBuf::from(p)
+}
+
+/// (next game, bytes, positions) of a run to resume, from `FILE.progress`.
+fn read_progress(out: &Path) -> Result<(u64, u64, u64), String> {
+    let path = progress_path(out);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(_) if !out.exists() => return Ok((0, 0, 0)),
+        Err(_) => {
+            return Err(format!(
+                "{} exists without {}: not a datagen run to resume (remove it or choose another --out)",
+                out.display(),
+                path.display()
+            ));
+        }
+    };
+    let field = |name: &str| -> Result<u64, String> {
+        text.split_whitespace()
+            .find_map(|w| w.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("{}: no valid {name}=", path.display()))
+    };
+    Ok((field("next_game")?, field("bytes")?, field("positions")?))
+}
+
+fn play(cfg: &Config) -> Result<(), String> {
+    let openings = read_openings(&cfg.openings)?;
+    let (first_game, bytes, mut positions) = read_progress(&cfg.out)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len < bytes {
+        return Err(format!(
+            "{} is shorter ({len} B) than its progress file says ({bytes} B)",
+            cfg.out.display()
+        ));
+    }
+    file.set_len(bytes).map_err(|e| e.to_string())?;
+    file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+    if first_game > 0 {
+        println!("datagen: resuming at game {first_game} with {positions} positions ({bytes} bytes)");
+    }
+    let done = |games: u64, positions: u64| {
+        cfg.positions.is_some_and(|n| positions >= n) || cfg.games.is_some_and(|n| games >= n)
+    };
+    if done(first_game, positions) {
+        println!("datagen: already complete");
+        return Ok(());
+    }
+
+    let next = AtomicU64::new(first_game);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Record>)>();
+    let started = Instant::now();
+    let start_positions = positions;
+    std::thread::scope(|s| -> Result<(), String> {
+        for _ in 0..cfg.threads {
+            let tx = tx.clone();
+            let (next, stop, openings) = (&next, &stop, &openings);
+            std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(s, move || {
+                    let storage: &'static mut [Bucket] =
+                        Box::leak(vec![Bucket::EMPTY; cfg.hash_mib * BUCKETS_PER_MIB].into_boxed_slice());
+                    let mut searcher = Box::new(Searcher::new(Table::new(storage, cfg.hash_mib)));
+                    while !stop.load(Ordering::Relaxed) {
+                        let game = next.fetch_add(1, Ordering::Relaxed);
+                        let mut rng = Rng::new(cfg.seed, game);
+                        let records = play_game(&mut searcher, &mut rng, openings, cfg.nodes);
+                        if tx.send((game, records)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| e.to_string())?;
+        }
+        drop(tx);
+        // Write games in order; record progress after each write.
+        let mut pending: BTreeMap<u64, Vec<Record>> = BTreeMap::new();
+        let mut next_write = first_game;
+        let mut written = bytes;
+        let mut last_report = Instant::now();
+        let mut buf = Vec::new();
+        while let Ok((game, records)) = rx.recv() {
+            pending.insert(game, records);
+            let mut wrote = false;
+            while let Some(records) = pending.remove(&next_write) {
+                if done(next_write, positions) {
+                    break;
+                }
+                buf.clear();
+                for r in &records {
+                    buf.extend_from_slice(&r.to_bytes());
+                }
+                file.write_all(&buf).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+                written += buf.len() as u64;
+                positions += records.len() as u64;
+                next_write += 1;
+                wrote = true;
+            }
+            if wrote {
+                file.flush().map_err(|e| e.to_string())?;
+                std::fs::write(
+                    progress_path(&cfg.out),
+                    format!("next_game={next_write} bytes={written} positions={positions}\n"),
+                )
+                .map_err(|e| e.to_string())?;
+            }
+            let finished = done(next_write, positions);
+            if finished || last_report.elapsed() >= Duration::from_secs(10) {
+                last_report = Instant::now();
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                let rate = (positions - start_positions) as f64 / secs;
+                let eta = match (cfg.positions, cfg.games) {
+                    (Some(n), _) if rate > 0.0 => {
+                        format!("{:.0} s", n.saturating_sub(positions) as f64 / rate)
+                    }
+                    (_, Some(n)) => {
+                        let per_game = (next_write - first_game) as f64 / secs;
+                        if per_game > 0.0 {
+                            format!("{:.0} s", n.saturating_sub(next_write) as f64 / per_game)
+                        } else {
+                            "?".into()
+                        }
+                    }
+                    _ => "?".into(),
+                };
+                println!(
+                    "datagen: {positions} positions, {next_write} games, {rate:.0} positions/s, {secs:.0} s, ETA {eta}"
+                );
+            }
+            if finished {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        drop(rx);
+        Ok(())
+    })?;
+    println!("datagen: done: {} with {positions} positions", cfg.out.display());
+    Ok(())
+}
+
+/// Prints records as `FEN | score | result` (score and result from the side to move's view).
+fn dump(path: &Path, limit: Option<u64>) -> Result<(), String> {
+    let mut file = BufReader::new(File::open(path).map_err(|e| format!("{}: {e}", path.display()))?);
+    let mut buf = [0u8; RECORD_BYTES];
+    let mut n = 0u64;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    while limit.is_none_or(|l| n < l) {
+        match file.read_exact(&mut buf) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+        let r = Record::from_bytes(&buf).map_err(|e| format!("{}: record {n}: {e}", path.display()))?;
+        let mut pos = Position::empty();
+        for (piece, sq) in r.pieces() {
+            pos.put(piece, Square::new(sq as u8));
+        }
+        pos.set_side_to_move(r.stm);
+        pos.finish_setup();
+        let result = ["loss", "draw", "win"][r.result as usize];
+        if writeln!(out, "{} | {} | {} | ply {}", pos.fen(), r.score, result, r.ply).is_err() {
+            break; // a closed pipe (`| head`) is not an error
+        }
+        n += 1;
+    }
+    let _ = Piece::ALL; // the format's piece codes are Piece::index()
+    Ok(())
+}
+
+fn usage() -> String {
+    "usage: datagen play --out FILE [--positions N | --games N] [--nodes 5000] [--threads T] \
+     [--seed S] [--openings EPD] [--hash MIB]\n       datagen dump FILE [--limit N]"
+        .into()
+}
+
+fn parse_args(args: &[String]) -> Result<(), String> {
+    let value = |i: usize| args.get(i + 1).ok_or_else(|| format!("{} needs a value\n{}", args[i], usage()));
+    let number = |i: usize| -> Result<u64, String> {
+        value(i)?.parse::<u64>().map_err(|_| format!("{}: not a number: {}", args[i], args[i + 1]))
+    };
+    match args.first().map(String::as_str) {
+        Some("play") => {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+            let mut cfg = Config {
+                out: PathBuf::new(),
+                positions: None,
+                games: None,
+                nodes: 5000,
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                seed: 1,
+                openings: root.join("tests/data/kaggle_openings.epd"),
+                hash_mib: 8,
+            };
+            let mut i = 1;
+            while i < args.len() {
+                match args[i].as_str() {
+                    "--out" => cfg.out = PathBuf::from(value(i)?),
+                    "--positions" => cfg.positions = Some(number(i)?),
+                    "--games" => cfg.games = Some(number(i)?),
+                    "--nodes" => cfg.nodes = number(i)?.max(1),
+                    "--threads" => cfg.threads = number(i)?.clamp(1, 256) as usize,
+                    "--seed" => cfg.seed = number(i)?,
+                    "--openings" => cfg.openings = PathBuf::from(value(i)?),
+                    "--hash" => cfg.hash_mib = number(i)?.clamp(1, 1024) as usize,
+                    other => return Err(format!("unknown option {other}\n{}", usage())),
+                }
+                i += 2;
+            }
+            if cfg.out.as_os_str().is_empty() {
+                return Err(format!("--out is required\n{}", usage()));
+            }
+            if cfg.positions.is_none() && cfg.games.is_none() {
+                return Err(format!("give --positions or --games\n{}", usage()));
+            }
+            println!(
+                "datagen: {} with {} threads, {} nodes a move, seed {}, openings {}",
+                cfg.out.display(),
+                cfg.threads,
+                cfg.nodes,
+                cfg.seed,
+                cfg.openings.display()
+            );
+            play(&cfg)
+        }
+        Some("dump") => {
+            let path = args.get(1).ok_or_else(usage)?;
+            let limit = match args.get(2).map(String::as_str) {
+                Some("--limit") => Some(number(2)?),
+                Some(other) => return Err(format!("unknown option {other}\n{}", usage())),
+                None => None,
+            };
+            dump(Path::new(path), limit)
+        }
+        _ => Err(usage()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse_args(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("datagen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
