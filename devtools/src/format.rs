@@ -90,6 +90,17 @@ impl Record {
         })
     }
 
+    /// The position (no castling rights or en-passant square: the record has none).
+    pub fn position(&self) -> Position {
+        let mut pos = Position::empty();
+        for (piece, sq) in self.pieces() {
+            pos.put(piece, minnow::Square::new(sq as u8));
+        }
+        pos.set_side_to_move(self.stm);
+        pos.finish_setup();
+        pos
+    }
+
     /// (piece, square index) of every piece on the board.
     pub fn pieces(&self) -> impl Iterator<Item = (Piece, usize)> + '_ {
         Bitboard(self.occupancy)

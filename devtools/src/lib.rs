@@ -3,5 +3,6 @@
 //! threads and files on their side; none of this is in the shipped binary.
 
 pub mod format;
+pub mod nnue;
 pub mod rng;
 pub mod selfplay;

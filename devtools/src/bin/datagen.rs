@@ -21,10 +21,10 @@
 //! count. It is also resumable: `FILE.progress` records how many games and bytes are
 //! complete; run the same command again and it truncates `FILE` to that and goes on.
 
+use minnow::Position;
 use minnow::fen::Fen;
 use minnow::search::Searcher;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
-use minnow::{Piece, Position, Square};
 use minnow_dev::format::{RECORD_BYTES, Record};
 use minnow_dev::rng::Rng;
 use minnow_dev::selfplay::play_game;
@@ -234,19 +234,13 @@ fn dump(path: &Path, limit: Option<u64>) -> Result<(), String> {
             Err(e) => return Err(format!("{}: {e}", path.display())),
         }
         let r = Record::from_bytes(&buf).map_err(|e| format!("{}: record {n}: {e}", path.display()))?;
-        let mut pos = Position::empty();
-        for (piece, sq) in r.pieces() {
-            pos.put(piece, Square::new(sq as u8));
-        }
-        pos.set_side_to_move(r.stm);
-        pos.finish_setup();
+        let pos = r.position();
         let result = ["loss", "draw", "win"][r.result as usize];
         if writeln!(out, "{} | {} | {} | ply {}", pos.fen(), r.score, result, r.ply).is_err() {
             break; // a closed pipe (`| head`) is not an error
         }
         n += 1;
     }
-    let _ = Piece::ALL; // the format's piece codes are Piece::index()
     Ok(())
 }
 

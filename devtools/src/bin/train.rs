@@ -1,0 +1,294 @@
+//! The NNUE trainer: CPU, every core, deterministic for a seed and thread count.
+//!
+//! ```text
+//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--epochs 30]
+//!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale 400] [--valid 0.02]
+//!       [--max-positions N] [--threads T] [--seed S]
+//! ```
+//!
+//! Reads datagen records; the last `--valid` share of each file (whole games at its end) is
+//! held out. Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`; loss: the squared
+//! difference from `sigmoid(eval / scale)`. Adam (β 0.9, 0.999), the learning rate falling
+//! from `--lr` to 1% of it on a cosine over the epochs, weights clipped to what the i8 file
+//! holds. Forward and backward passes run on the weights rounded to the file's grid
+//! (quantization-aware training), so the engine computes exactly the trained net. After each epoch: the validation loss, a float checkpoint `PREFIX.ckpt` of the
+//! best epoch so far, and that epoch's quantized net `PREFIX.nnue`. At the end,
+//! `PREFIX.check.txt`: 200 held-out positions with the float net's evaluation, which the
+//! engine's tests compare against its quantized inference.
+
+use minnow::fen::Fen;
+use minnow_dev::format::{RECORD_BYTES, Record};
+use minnow_dev::nnue::{Network, Sample, sigmoid};
+use minnow_dev::rng::Rng;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+struct Config {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    hidden: usize,
+    epochs: usize,
+    batch: usize,
+    lr: f32,
+    wdl: f32,
+    scale: f32,
+    valid: f64,
+    max_positions: Option<usize>,
+    threads: usize,
+    seed: u64,
+}
+
+/// Training samples, validation samples and the validation records (for the check file).
+struct Data {
+    train: Vec<Sample>,
+    valid: Vec<Sample>,
+    valid_records: Vec<Record>,
+}
+
+fn load(cfg: &Config) -> Result<Data, String> {
+    let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
+    for path in &cfg.data {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if bytes.len() % RECORD_BYTES != 0 {
+            eprintln!("train: {}: ignoring a partial record at the end", path.display());
+        }
+        let mut records = Vec::with_capacity(bytes.len() / RECORD_BYTES);
+        for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+            records
+                .push(Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?);
+        }
+        if let Some(max) = cfg.max_positions {
+            records.truncate(max / cfg.data.len());
+        }
+        let split = records.len() - (records.len() as f64 * cfg.valid) as usize;
+        for (i, r) in records.iter().enumerate() {
+            let s = Sample::new(r, cfg.wdl, cfg.scale);
+            if i < split {
+                train.push(s);
+            } else {
+                valid.push(s);
+                valid_records.push(*r);
+            }
+        }
+    }
+    Ok(Data { train, valid, valid_records })
+}
+
+/// Mean loss of `net` over `samples` (in parallel).
+fn loss(net: &Network, samples: &[Sample], scale: f32, threads: usize) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads);
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|x| {
+                            let e = sigmoid(net.eval_cp(x) / scale) - x.target;
+                            f64::from(e * e)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    total / samples.len() as f64
+}
+
+/// The summed gradient and loss of a batch (in parallel; summed in a fixed order).
+fn gradient(net: &Network, batch: &[&Sample], scale: f32, threads: usize) -> (Network, f64) {
+    let chunk = batch.len().div_ceil(threads);
+    let parts: Vec<(Network, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut g = net.zeros_like();
+                    let l: f64 = part.iter().map(|x| f64::from(net.backward(x, scale, &mut g))).sum();
+                    (g, l)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut parts = parts.into_iter();
+    let (mut sum, mut l) = parts.next().unwrap();
+    for (g, part_loss) in parts {
+        sum.params_mut().zip(g.params()).for_each(|(a, b)| *a += b);
+        l += part_loss;
+    }
+    (sum, l)
+}
+
+fn train(cfg: &Config) -> Result<(), String> {
+    let started = Instant::now();
+    let Data { train, valid, valid_records } = load(cfg)?;
+    if train.is_empty() || valid.is_empty() {
+        return Err("no data to train or validate on".into());
+    }
+    println!(
+        "train: {} training and {} validation positions, hidden {}, {} epochs, batch {}, lr {}, wdl {}, scale {}, {} threads, seed {}",
+        train.len(),
+        valid.len(),
+        cfg.hidden,
+        cfg.epochs,
+        cfg.batch,
+        cfg.lr,
+        cfg.wdl,
+        cfg.scale,
+        cfg.threads,
+        cfg.seed
+    );
+    let mut net = Network::random(cfg.hidden, cfg.seed);
+    net.zero_impossible();
+    let (mut m, mut v) = (net.zeros_like(), net.zeros_like());
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = Rng::new(cfg.seed, 0x5348);
+    let batches = train.len().div_ceil(cfg.batch);
+    let total_steps = (batches * cfg.epochs) as f32;
+    let mut best = f64::INFINITY;
+    println!("train: epoch 0 validation loss {:.6}", loss(&net.quantized(), &valid, cfg.scale, cfg.threads));
+    for epoch in 1..=cfg.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut train_loss = 0.0;
+        for chunk in order.chunks(cfg.batch) {
+            let batch: Vec<&Sample> = chunk.iter().map(|&i| &train[i]).collect();
+            let (g, l) = gradient(&net.quantized(), &batch, cfg.scale, cfg.threads);
+            train_loss += l;
+            step += 1;
+            let progress = step as f32 / total_steps;
+            let lr = cfg.lr * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+            let n = batch.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for (((p, g), m), v) in net.params_mut().zip(g.params()).zip(m.params_mut()).zip(v.params_mut()) {
+                let g = g / n;
+                *m = b1 * *m + (1.0 - b1) * g;
+                *v = b2 * *v + (1.0 - b2) * g * g;
+                *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            }
+            net.clip();
+        }
+        let val = loss(&net.quantized(), &valid, cfg.scale, cfg.threads);
+        let secs = started.elapsed().as_secs_f64();
+        let eta = secs / epoch as f64 * (cfg.epochs - epoch) as f64;
+        let mark = if val < best { " (best)" } else { "" };
+        println!(
+            "train: epoch {epoch}/{} train loss {:.6} validation loss {val:.6}{mark}  {secs:.0} s, ETA {eta:.0} s",
+            cfg.epochs,
+            train_loss / train.len() as f64
+        );
+        if val < best {
+            best = val;
+            let mut export = net.clone();
+            export.zero_impossible();
+            let export = export.quantized();
+            write(&cfg.out, "ckpt", &export.to_checkpoint())?;
+            write(&cfg.out, "nnue", &export.quantize())?;
+        }
+    }
+    // The check file: held-out positions spread over the validation set, best net's eval.
+    let ckpt = std::fs::read(with_ext(&cfg.out, "ckpt")).map_err(|e| e.to_string())?;
+    let best_net = Network::from_checkpoint(&ckpt)?;
+    let mut check = format!(
+        "# {} held-out positions: FEN | float-net evaluation (cp, side to move's view) | search score\n",
+        200.min(valid.len())
+    );
+    let stride = (valid.len() / 200).max(1);
+    for (s, r) in valid.iter().zip(&valid_records).step_by(stride).take(200) {
+        check += &format!("{} | {:.1} | {}\n", r.position().fen(), best_net.eval_cp(s), r.score);
+    }
+    write(&cfg.out, "check.txt", check.as_bytes())?;
+    println!(
+        "train: done in {:.0} s; best validation loss {best:.6}; wrote {}.{{nnue,ckpt,check.txt}}",
+        started.elapsed().as_secs_f64(),
+        cfg.out.display()
+    );
+    Ok(())
+}
+
+fn with_ext(prefix: &std::path::Path, ext: &str) -> PathBuf {
+    let mut p = prefix.as_os_str().to_owned();
+    p.push(".");
+    p.push(ext);
+    PathBuf::from(p)
+}
+
+fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String> {
+    let path = with_ext(prefix, ext);
+    let tmp = with_ext(prefix, &format!("{ext}.tmp"));
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn usage() -> &'static str {
+    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--epochs 30] [--batch 16384] \
+     [--lr 0.001] [--wdl 0.25] [--scale 400] [--valid 0.02] [--max-positions N] [--threads T] [--seed S]"
+}
+
+fn parse(args: &[String]) -> Result<Config, String> {
+    let mut cfg = Config {
+        data: Vec::new(),
+        out: PathBuf::new(),
+        hidden: 32,
+        epochs: 30,
+        batch: 16384,
+        lr: 0.001,
+        wdl: 0.25,
+        scale: 400.0,
+        valid: 0.02,
+        max_positions: None,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        seed: 1,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).ok_or_else(|| format!("{} needs a value\n{}", args[i], usage()))?;
+        let bad = || format!("{}: bad value {value}", args[i]);
+        match args[i].as_str() {
+            "--data" => cfg.data.push(PathBuf::from(value)),
+            "--out" => cfg.out = PathBuf::from(value),
+            "--hidden" => cfg.hidden = value.parse().map_err(|_| bad())?,
+            "--epochs" => cfg.epochs = value.parse().map_err(|_| bad())?,
+            "--batch" => cfg.batch = value.parse().map_err(|_| bad())?,
+            "--lr" => cfg.lr = value.parse().map_err(|_| bad())?,
+            "--wdl" => cfg.wdl = value.parse().map_err(|_| bad())?,
+            "--scale" => cfg.scale = value.parse().map_err(|_| bad())?,
+            "--valid" => cfg.valid = value.parse().map_err(|_| bad())?,
+            "--max-positions" => cfg.max_positions = Some(value.parse().map_err(|_| bad())?),
+            "--threads" => cfg.threads = value.parse().map_err(|_| bad())?,
+            "--seed" => cfg.seed = value.parse().map_err(|_| bad())?,
+            other => return Err(format!("unknown option {other}\n{}", usage())),
+        }
+        i += 2;
+    }
+    if cfg.data.is_empty() || cfg.out.as_os_str().is_empty() {
+        return Err(usage().into());
+    }
+    if !(1..=4096).contains(&cfg.hidden) || cfg.epochs == 0 || cfg.batch == 0 || cfg.threads == 0 {
+        return Err("--hidden must be 1..4096; --epochs, --batch and --threads at least 1".into());
+    }
+    if !(0.0..1.0).contains(&cfg.valid) || !(0.0..=1.0).contains(&cfg.wdl) || cfg.scale <= 0.0 {
+        return Err("--valid must be in [0, 1), --wdl in [0, 1], --scale positive".into());
+    }
+    Ok(cfg)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse(&args).and_then(|cfg| train(&cfg)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

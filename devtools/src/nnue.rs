@@ -1,0 +1,315 @@
+//! The network as the trainer sees it: float weights, the features, the forward pass, and
+//! the export to the quantized file the engine embeds.
+//!
+//! Architecture `(768 → H) × 2 → 1`: one feature per (piece, square) seen from each side
+//! (the side's own pieces first, squares flipped vertically for black), one shared first
+//! layer giving an accumulator per perspective, SCReLU (`clamp(x, 0, 1)²`) on both, the
+//! side to move's half first, then one output. The output `o` is the evaluation in units
+//! of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
+//!
+//! The quantized file (`.nnue`), little-endian:
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 0..4 | magic `MNN1` |
+//! | 4..6 | `H` (u16) |
+//! | 6 | `QA` (u8): first-layer weights and biases are `round(w · QA)` |
+//! | 7 | `QB` (u8): output weights are `round(w · QB)` |
+//! | then | `768 · H` i8: first-layer weights, feature-major (feature `f`'s `H` weights together) |
+//! | then | `H` i16: first-layer biases |
+//! | then | `2 · H` i8: output weights (side to move's half first) |
+//! | then | i32: output bias, `round(b · QA · QA · QB)` |
+//!
+//! With activations `clamp(acc, 0, QA)²` the engine's sum is `o · QA² · QB`, so
+//! `eval = sum · 400 / (QA² · QB)`.
+
+use crate::format::Record;
+use crate::rng::Rng;
+
+/// Input features per perspective.
+pub const INPUTS: usize = 768;
+/// Centipawns per unit of network output.
+pub const EVAL_SCALE: f32 = 400.0;
+/// First-layer quantization: weights and biases times this, weights as i8.
+pub const QA: i32 = 64;
+/// Output-layer quantization: weights times this, as i8.
+pub const QB: i32 = 64;
+/// The largest first-layer or output weight an i8 can hold after quantization.
+pub const WEIGHT_CLIP: f32 = 127.0 / 64.0;
+
+/// Feature index of `piece` (0..12, white pawn..king then black) on `square` from white's
+/// view, and from black's (own pieces first, board flipped).
+#[inline]
+pub fn feature_pair(piece: usize, square: usize) -> (usize, usize) {
+    let white = piece * 64 + square;
+    let black = ((piece + 6) % 12) * 64 + (square ^ 56);
+    (white, black)
+}
+
+/// Float network.
+#[derive(Clone, Debug)]
+pub struct Network {
+    /// Hidden size per perspective.
+    pub hidden: usize,
+    /// `INPUTS × hidden`, feature-major.
+    pub w1: Vec<f32>,
+    /// `hidden`.
+    pub b1: Vec<f32>,
+    /// `2 × hidden`: side to move's half, then the other side's.
+    pub w2: Vec<f32>,
+    /// Output bias.
+    pub b2: f32,
+}
+
+/// A training position: white-view features (black's follow by [`feature_pair`]), side to
+/// move, and the target in [0, 1].
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Number of features used.
+    pub count: u8,
+    /// White-view feature indices.
+    pub white: [u16; 32],
+    /// Black-view feature indices.
+    pub black: [u16; 32],
+    /// True if black is to move.
+    pub black_to_move: bool,
+    /// The blended target.
+    pub target: f32,
+    /// The search score (cp, side to move's view), for reports.
+    pub score: i16,
+}
+
+impl Sample {
+    /// The sample of a record; `wdl` is the weight of the game result in the target, the
+    /// rest being `sigmoid(score / scale)`.
+    pub fn new(r: &Record, wdl: f32, scale: f32) -> Sample {
+        let mut s = Sample {
+            count: 0,
+            white: [0; 32],
+            black: [0; 32],
+            black_to_move: r.stm == minnow::Color::Black,
+            target: 0.0,
+            score: r.score,
+        };
+        for (piece, sq) in r.pieces() {
+            let (w, b) = feature_pair(piece.index(), sq);
+            s.white[s.count as usize] = w as u16;
+            s.black[s.count as usize] = b as u16;
+            s.count += 1;
+        }
+        let score = sigmoid(f32::from(r.score) / scale);
+        let result = f32::from(r.result) / 2.0;
+        s.target = wdl * result + (1.0 - wdl) * score;
+        s
+    }
+
+    /// (side to move's features, other side's features).
+    pub fn perspectives(&self) -> (&[u16], &[u16]) {
+        let n = self.count as usize;
+        if self.black_to_move {
+            (&self.black[..n], &self.white[..n])
+        } else {
+            (&self.white[..n], &self.black[..n])
+        }
+    }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl Network {
+    /// A fresh network: small random first-layer weights, zero biases.
+    pub fn random(hidden: usize, seed: u64) -> Network {
+        let mut rng = Rng::new(seed, 0x4E4E);
+        let mut uniform = |scale: f32| (rng.unit() as f32 * 2.0 - 1.0) * scale;
+        let w1_scale = 1.0 / (32.0f32).sqrt();
+        let w2_scale = 1.0 / (2.0 * hidden as f32).sqrt();
+        let w1 = (0..INPUTS * hidden).map(|_| uniform(w1_scale)).collect();
+        let w2 = (0..2 * hidden).map(|_| uniform(w2_scale)).collect();
+        Network { hidden, w1, b1: vec![0.0; hidden], w2, b2: 0.0 }
+    }
+
+    /// The two accumulators (side to move's, other side's) before activation.
+    pub fn accumulators(&self, s: &Sample) -> (Vec<f32>, Vec<f32>) {
+        let (us, them) = s.perspectives();
+        let acc = |features: &[u16]| {
+            let mut a = self.b1.clone();
+            for &f in features {
+                let row = &self.w1[f as usize * self.hidden..(f as usize + 1) * self.hidden];
+                a.iter_mut().zip(row).for_each(|(x, w)| *x += w);
+            }
+            a
+        };
+        (acc(us), acc(them))
+    }
+
+    /// Output (eval / 400) of a sample.
+    pub fn forward(&self, s: &Sample) -> f32 {
+        let (us, them) = self.accumulators(s);
+        let h = self.hidden;
+        let mut out = self.b2;
+        for i in 0..h {
+            out += screlu(us[i]) * self.w2[i] + screlu(them[i]) * self.w2[h + i];
+        }
+        out
+    }
+
+    /// Evaluation in centipawns, side to move's view.
+    pub fn eval_cp(&self, s: &Sample) -> f32 {
+        self.forward(s) * EVAL_SCALE
+    }
+
+    /// Adds the gradient of `(sigmoid(o · 400 / scale) − target)²` for one sample to `g`
+    /// and returns the loss.
+    pub fn backward(&self, s: &Sample, scale: f32, g: &mut Network) -> f32 {
+        let (us, them) = self.accumulators(s);
+        let h = self.hidden;
+        let mut out = self.b2;
+        for i in 0..h {
+            out += screlu(us[i]) * self.w2[i] + screlu(them[i]) * self.w2[h + i];
+        }
+        let k = EVAL_SCALE / scale;
+        let p = sigmoid(out * k);
+        let err = p - s.target;
+        let d_out = 2.0 * err * p * (1.0 - p) * k;
+        g.b2 += d_out;
+        let (fu, ft) = s.perspectives();
+        let mut d_us = vec![0.0f32; h];
+        let mut d_them = vec![0.0f32; h];
+        for i in 0..h {
+            g.w2[i] += d_out * screlu(us[i]);
+            g.w2[h + i] += d_out * screlu(them[i]);
+            if us[i] > 0.0 && us[i] < 1.0 {
+                d_us[i] = d_out * self.w2[i] * 2.0 * us[i];
+            }
+            if them[i] > 0.0 && them[i] < 1.0 {
+                d_them[i] = d_out * self.w2[h + i] * 2.0 * them[i];
+            }
+        }
+        for i in 0..h {
+            g.b1[i] += d_us[i] + d_them[i];
+        }
+        for (features, d) in [(fu, &d_us), (ft, &d_them)] {
+            for &f in features {
+                let row = &mut g.w1[f as usize * h..(f as usize + 1) * h];
+                row.iter_mut().zip(d.iter()).for_each(|(x, d)| *x += d);
+            }
+        }
+        err * err
+    }
+
+    /// A network of zeros with this one's shape (for gradients and Adam moments).
+    pub fn zeros_like(&self) -> Network {
+        Network {
+            hidden: self.hidden,
+            w1: vec![0.0; self.w1.len()],
+            b1: vec![0.0; self.b1.len()],
+            w2: vec![0.0; self.w2.len()],
+            b2: 0.0,
+        }
+    }
+
+    /// Every parameter as one mutable sequence (w1, b1, w2, b2), for the optimiser.
+    pub fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(std::iter::once(&mut self.b2))
+    }
+
+    /// Every parameter (same order as [`Network::params_mut`]).
+    pub fn params(&self) -> impl Iterator<Item = &f32> {
+        self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()).chain(std::iter::once(&self.b2))
+    }
+
+    /// Keeps the weights inside what the quantized file can hold.
+    pub fn clip(&mut self) {
+        let bias_clip = f32::from(i16::MAX) / QA as f32;
+        self.w1.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        self.w2.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        self.b1.iter_mut().for_each(|w| *w = w.clamp(-bias_clip, bias_clip));
+    }
+
+    /// Zeroes the weights of features no position can have (pawns on the first or last
+    /// rank): they never train, and zeros compress.
+    pub fn zero_impossible(&mut self) {
+        for piece in [0usize, 6] {
+            for sq in (0..8).chain(56..64) {
+                let f = piece * 64 + sq;
+                self.w1[f * self.hidden..(f + 1) * self.hidden].fill(0.0);
+            }
+        }
+    }
+
+    /// The network the engine computes: every weight and bias rounded to its quantization
+    /// grid (the export rounds the same way). Training runs its forward and backward passes
+    /// on this copy and applies the gradients to the float weights (quantization-aware
+    /// training, straight-through), so the engine's integer inference equals the trained
+    /// net's forward pass up to the final division.
+    pub fn quantized(&self) -> Network {
+        let grid = |w: f32, q: i32, max: f32| (w * q as f32).round().clamp(-max, max) / q as f32;
+        Network {
+            hidden: self.hidden,
+            w1: self.w1.iter().map(|&w| grid(w, QA, 127.0)).collect(),
+            b1: self.b1.iter().map(|&w| grid(w, QA, 32767.0)).collect(),
+            w2: self.w2.iter().map(|&w| grid(w, QB, 127.0)).collect(),
+            b2: grid(self.b2, QA * QA * QB, f32::MAX),
+        }
+    }
+
+    /// The float checkpoint: `hidden` (u32) then every parameter as f32, little-endian.
+    pub fn to_checkpoint(&self) -> Vec<u8> {
+        let mut out = (self.hidden as u32).to_le_bytes().to_vec();
+        self.params().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
+        out
+    }
+
+    /// Reads a float checkpoint.
+    pub fn from_checkpoint(bytes: &[u8]) -> Result<Network, String> {
+        let hidden =
+            u32::from_le_bytes(bytes.get(0..4).ok_or("checkpoint too short")?.try_into().unwrap()) as usize;
+        if hidden == 0 || hidden > 4096 {
+            return Err(format!("checkpoint: implausible hidden size {hidden}"));
+        }
+        let mut net = Network::random(hidden, 0);
+        let want = 4 + 4 * (INPUTS * hidden + hidden + 2 * hidden + 1);
+        if bytes.len() != want {
+            return Err(format!(
+                "checkpoint: {} bytes, {want} expected for hidden size {hidden}",
+                bytes.len()
+            ));
+        }
+        for (p, chunk) in net.params_mut().zip(bytes[4..].chunks_exact(4)) {
+            *p = f32::from_le_bytes(chunk.try_into().unwrap());
+        }
+        Ok(net)
+    }
+
+    /// The quantized file the engine embeds (format in the module documentation).
+    pub fn quantize(&self) -> Vec<u8> {
+        let q8 = |w: f32, q: i32| (w * q as f32).round().clamp(-127.0, 127.0) as i8;
+        let mut out = b"MNN1".to_vec();
+        out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
+        out.push(QA as u8);
+        out.push(QB as u8);
+        out.extend(self.w1.iter().map(|&w| q8(w, QA) as u8));
+        for &b in &self.b1 {
+            let q = (b * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
+            out.extend_from_slice(&q.to_le_bytes());
+        }
+        out.extend(self.w2.iter().map(|&w| q8(w, QB) as u8));
+        let b2 = (self.b2 * (QA * QA * QB) as f32).round() as i32;
+        out.extend_from_slice(&b2.to_le_bytes());
+        out
+    }
+}
