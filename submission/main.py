@@ -9,8 +9,7 @@ dies, hangs or answers nonsense we restart it, and failing that pick a legal mov
 Environment (all optional): MINNOW_RESERVE_MS (the least latency reserve, default 30 ms; the
 reserve follows the median latency of recent moves, so it goes up and down with the
 network and one hiccup does not move it), MINNOW_DIR (where the engine is),
-MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_LOG (a file for one line
-per move).
+MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons).
 """
 
 import atexit
@@ -26,7 +25,6 @@ LOADED = time.perf_counter()  # the harness execs us inside our first timed call
 
 RESERVE_MS = int(os.environ.get("MINNOW_RESERVE_MS", "30"))
 KAGGLE_RULES = os.environ.get("MINNOW_KAGGLE_RULES", "1") != "0"  # 0: FIDE draws (for comparisons)
-LOG = os.environ.get("MINNOW_LOG")  # a file to append one line per move to (for debugging)
 DELAY_MS = 100  # the harness's free, non-banked time per move (actTimeout)
 BANK_MS = 10000  # the overage a game starts with: no observation can honestly give more
 LATENCY_WINDOW = 9  # recent latency samples whose median sets the reserve
@@ -49,34 +47,25 @@ def _here():
         dirs.append(os.path.dirname(sys._getframe(0).f_code.co_filename))
     except (AttributeError, ValueError):
         pass
-    dirs += sys.path[-1:] + [os.getcwd()]
     for d in dirs:
-        if d and os.path.isfile(os.path.join(d, "minnow.xz")):
-            return d
-    for d in dirs:
-        if d and os.path.isfile(os.path.join(d, "minnow")):
+        if d and (os.path.isfile(os.path.join(d, "minnow.xz")) or os.path.isfile(os.path.join(d, "minnow"))):
             return d
     return os.getcwd()
 
 
 def _unpack():
     """Decompresses the engine next to us once; returns its path (None if impossible)."""
-    d = _here()
-    exe = os.path.join(d, "minnow")
-    blob = os.path.join(d, "minnow.xz")
-    try:
-        if os.path.isfile(blob):
-            with open(blob, "rb") as f:
-                data = lzma.decompress(f.read(), format=lzma.FORMAT_RAW, filters=FILTERS)
-            tmp = exe + ".tmp"
-            with open(tmp, "wb") as f:
-                f.write(data)
-            del data
-            os.chmod(tmp, 0o755)
-            os.replace(tmp, exe)
-        return exe if os.access(exe, os.X_OK) else None
+    exe = os.path.join(_here(), "minnow")
+    try:  # no minnow.xz (OSError): use the plain binary if there is one
+        with open(exe + ".xz", "rb") as f:
+            data = lzma.decompress(f.read(), format=lzma.FORMAT_RAW, filters=FILTERS)
+        with open(exe + ".tmp", "wb") as f:
+            f.write(data)
+        os.chmod(exe + ".tmp", 0o755)
+        os.replace(exe + ".tmp", exe)
     except OSError:
-        return exe if os.access(exe, os.X_OK) else None
+        pass
+    return exe if os.access(exe, os.X_OK) else None
 
 
 def _board(fen):
@@ -133,12 +122,11 @@ class Engine:
         )
         self.buf = b""
         self.errors = 0  # `info string error` lines seen by `wait`
-        self.send("uci")
-        self.send("setoption name Hash value 1")
-        self.send("setoption name Ponder value true")
-        self.send("setoption name Kaggle Rules value " + ("true" if KAGGLE_RULES else "false"))
-        self.send("setoption name Move Overhead value 5")
-        self.send("isready")
+        self.send(
+            "uci\nsetoption name Hash value 1\nsetoption name Ponder value true\n"
+            "setoption name Kaggle Rules value %s\nsetoption name Move Overhead value 5\nisready"
+            % ("true" if KAGGLE_RULES else "false")
+        )
         if self.wait("readyok", time.perf_counter() + timeout) is None:
             self.kill()
             raise OSError("engine did not start")
@@ -152,7 +140,7 @@ class Engine:
         while True:
             while b"\n" in self.buf:
                 line, self.buf = self.buf.split(b"\n", 1)
-                text = line.decode(errors="replace").strip()
+                text = line.decode("latin1").strip()
                 self.errors += text.startswith("info string error")
                 if text.startswith(prefix):
                     return text
@@ -223,7 +211,7 @@ class Adapter:
             charged = self.last_left - left
             if charged > 0.001:
                 latency_ms = (charged + DELAY_MS / 1000 - self.last_own) * 1000
-                self.latencies = (self.latencies + [max(0.0, latency_ms)])[-SPIKE_WINDOW:]
+                self.latencies = (self.latencies + [latency_ms])[-SPIKE_WINDOW:]
                 recent = sorted(self.latencies[-LATENCY_WINDOW:])
                 median = recent[len(recent) // 2]
                 self.reserve = int(min(max(RESERVE_MS, median + 15), MAX_RESERVE_MS))
@@ -262,7 +250,6 @@ class Adapter:
         """The engine's move for the current position, or None (engine stopped if hung)."""
         last = obs["lastMove"]
         if self.pondering is not None and self.moves and self.moves[-1] == last == self.pondering:
-            self.hit = True
             self.engine.send("ponderhit")
         else:
             if self.pondering is not None:
@@ -303,14 +290,9 @@ class Adapter:
 
     @staticmethod
     def fallback(fen):
-        """A legal move without the engine: Chessnut's, preferring captures and promotions."""
+        """A legal move without the engine: Chessnut's first, a queen promotion if any."""
         try:
-            moves = _chessnut_moves(fen)
-            board = _board(fen)
-            best = [m for m in moves if len(m) == 5 and m[4] == "q"] + [
-                m for m in moves if board and board[0][_sq(m[2:4])] != "."
-            ]
-            return (best or moves)[0]
+            return max(_chessnut_moves(fen), key=lambda m: m[4:] == "q")
         except Exception:
             return "e2e4" if " w " in fen else "e7e5"
 
@@ -332,7 +314,7 @@ class Adapter:
         left_ms = max(0.0, left * 1000)
         opp_ms = max(1, int(min(float(obs["opponentRemainingOverageTime"]) * 1000, BANK_MS)))
         self.track(obs, board)
-        move, self.hit = None, False
+        move = None
         for _ in range(2):
             # (Re)start the engine only while that leaves most of this move's time.
             spare = (left_ms + DELAY_MS) / 3 - (time.perf_counter() - t0) * 1000
@@ -353,18 +335,17 @@ class Adapter:
         spent = max(0.0, own + self.reserve / 1000 - DELAY_MS / 1000)
         self.ponder(obs, left_ms - spent * 1000, opp_ms)
         self.last_left, self.last_own = left, time.perf_counter() - t0
-        if LOG:
-            with open(LOG, "a") as f:
-                f.write("left %.3f reserve %d hit %s own %.3f move %s\n" % (left, self.reserve, self.hit, self.last_own, move))
         return move
 
 
 def _field(obs, name, default):
+    """obs[name] as the type of `default`, or `default` if missing, None, unreadable or NaN."""
     try:
-        value = obs[name] if isinstance(obs, dict) else getattr(obs, name)
-    except (KeyError, AttributeError, TypeError):
+        raw = obs[name] if isinstance(obs, dict) else getattr(obs, name)
+        value = type(default)(raw)
+        return default if raw is None or value != value else value  # NaN: no clock to trust
+    except Exception:
         return default
-    return default if value is None else value
 
 
 _adapter = None
@@ -374,19 +355,12 @@ def agent(obs, config=None):
     """The harness calls this once per move; it always returns one legal UCI move."""
     global _adapter
     clean = {
-        "board": str(_field(obs, "board", START_FEN)),
-        "lastMove": str(_field(obs, "lastMove", "")),
-        "mark": str(_field(obs, "mark", "")),
+        "board": _field(obs, "board", START_FEN),
+        "lastMove": _field(obs, "lastMove", ""),
+        "mark": _field(obs, "mark", ""),
         "remainingOverageTime": _field(obs, "remainingOverageTime", 0.0),
         "opponentRemainingOverageTime": _field(obs, "opponentRemainingOverageTime", 10.0),
     }
-    for key in ("remainingOverageTime", "opponentRemainingOverageTime"):
-        try:
-            clean[key] = float(clean[key])
-        except (TypeError, ValueError, OverflowError):
-            clean[key] = 0.0
-        if clean[key] != clean[key]:  # NaN: no clock to trust
-            clean[key] = 0.0
     if clean["mark"] not in ("white", "black"):
         board = _board(clean["board"])
         clean["mark"] = "black" if board and board[1] == "b" else "white"
