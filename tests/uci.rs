@@ -131,10 +131,12 @@ fn end_of_input_means_quit() {
 }
 
 #[test]
-fn invalid_utf8_and_overlong_lines() {
+fn non_ascii_and_overlong_lines() {
     let (out, code) = run_bytes(b"\xff\xfe garbage\nisready\n");
     assert_eq!(code, 0);
-    assert_eq!(out, "info string error: input line is not valid UTF-8\nreadyok\n");
+    assert_eq!(out, "info string error: input line is not ASCII (UCI is ASCII)\nreadyok\n");
+    let (out, _) = run_bytes("position fen \u{e9}\nisready\n".as_bytes()); // valid UTF-8, not ASCII
+    assert_eq!(out, "info string error: input line is not ASCII (UCI is ASCII)\nreadyok\n");
     let mut long = vec![b'a'; 100_000];
     long.extend_from_slice(b"\nisready\n");
     let (out, code) = run_bytes(&long);

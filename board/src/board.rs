@@ -356,8 +356,9 @@ impl Position {
     }
 
     /// Plays `m`, which must be legal in this position. The previous position is whatever
-    /// copy the caller kept (copy-make).
-    #[inline]
+    /// copy the caller kept (copy-make). Never inlined: one copy serves every caller
+    /// ([`Position::after`] included), 0.8 KB compressed less for no measurable speed.
+    #[inline(never)]
     pub fn make(&mut self, m: Move) {
         let z = attacks::zobrist();
         let us = self.side;

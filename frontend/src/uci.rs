@@ -8,7 +8,7 @@ use crate::bench::{BENCH_DEPTH, BENCH_POSITIONS};
 use crate::fen::Fen;
 use arrayvec::ArrayVec;
 use minnow_engine::board::Position;
-use minnow_engine::defs::MATE;
+use minnow_engine::defs::{MATE, STARTPOS};
 use minnow_engine::movegen::parse_uci_move;
 use minnow_engine::perft;
 use minnow_engine::rules::Rules;
@@ -80,6 +80,12 @@ pub enum Flow {
     Quit,
 }
 
+/// The start position, read from [`STARTPOS`] by the FEN reader the binary holds anyway
+/// (smaller than linking `Position::startpos` too). STARTPOS always parses (tested).
+fn start_position() -> Position {
+    Position::from_fen(STARTPOS).unwrap_or_else(|_| Position::empty())
+}
+
 /// Printable prefix of a token (at most 40 bytes, cut at a character boundary), so that
 /// an error line quoting input stays short.
 fn excerpt(text: &str) -> &str {
@@ -87,7 +93,7 @@ fn excerpt(text: &str) -> &str {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    &text[..end]
+    text.get(..end).unwrap_or("")
 }
 
 /// The UCI engine state.
@@ -110,8 +116,8 @@ impl Uci {
     #[inline(never)]
     pub fn new(tt_storage: &'static mut [Bucket]) -> Uci {
         Uci {
-            position: Position::startpos(),
-            start: Position::startpos(),
+            position: start_position(),
+            start: start_position(),
             moves: ArrayVec::new(),
             history: ArrayVec::new(),
             searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
@@ -148,7 +154,7 @@ impl Uci {
                 Flow::Continue
             }
             Some("ucinewgame") => {
-                self.position = Position::startpos();
+                self.position = start_position();
                 self.start = self.position;
                 self.moves.clear();
                 self.history.clear();
@@ -200,7 +206,7 @@ impl Uci {
                         return;
                     }
                 }
-                Position::startpos()
+                start_position()
             }
             Some("fen") => {
                 // The FEN is every token up to "moves" (at most six fields).
