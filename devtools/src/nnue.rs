@@ -1,24 +1,28 @@
 //! The network as the trainer sees it: float weights, the features, the forward pass, and
 //! the export to the quantized file the engine embeds.
 //!
-//! Architecture `(768 → H) × 2 → 1`: one feature per (piece, square) seen from each side
-//! (the side's own pieces first, squares flipped vertically for black), one shared first
-//! layer giving an accumulator per perspective, SCReLU (`clamp(x, 0, 1)²`) on both, the
-//! side to move's half first, then one output. The output `o` is the evaluation in units
-//! of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
+//! Architecture `(768 → H) × 2 → 1 × B`: one feature per (piece, square) seen from each
+//! side (the side's own pieces first, squares flipped vertically for black), one shared
+//! first layer giving an accumulator per perspective, SCReLU (`clamp(x, 0, 1)²`) on both,
+//! the side to move's half first, then one output chosen from `B` output buckets by the
+//! number of pieces on the board ([`output_bucket`]), so that a small net can weigh its
+//! features differently in the opening and the endgame. The output `o` is the evaluation
+//! in units of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
 //!
 //! The quantized file (`.nnue`), little-endian:
 //!
 //! | bytes | what |
 //! | --- | --- |
-//! | 0..4 | magic `MNN1` |
+//! | 0..4 | magic `MNN2` |
 //! | 4..6 | `H` (u16) |
 //! | 6 | `QA` (u8): first-layer weights and biases are `round(w · QA)` |
 //! | 7 | `QB` (u8): output weights are `round(w · QB)` |
+//! | 8 | `B` (u8): output buckets |
+//! | 9..12 | reserved, 0 |
 //! | then | `768 · H` i8: first-layer weights, feature-major (feature `f`'s `H` weights together) |
 //! | then | `H` i16: first-layer biases |
-//! | then | `2 · H` i8: output weights (side to move's half first) |
-//! | then | i32: output bias, `round(b · QA · QA · QB)` |
+//! | then | `B · 2 · H` i8: output weights, bucket by bucket (side to move's half first) |
+//! | then | `B` i32: output biases, `round(b · QA · QA · QB)` |
 //!
 //! With activations `clamp(acc, 0, QA)²` the engine's sum is `o · QA² · QB`, so
 //! `eval = sum · 400 / (QA² · QB)`.
@@ -36,6 +40,12 @@ pub const QA: i32 = 64;
 pub const QB: i32 = 64;
 /// The largest first-layer or output weight an i8 can hold after quantization.
 pub const WEIGHT_CLIP: f32 = 127.0 / 64.0;
+
+/// The output bucket of a position with `pieces` pieces (kings included) among `buckets`.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    ((pieces.max(2) - 2) * buckets / 31).min(buckets - 1)
+}
 
 /// Feature index of `piece` (0..12, white pawn..king then black) on `square` from white's
 /// view, and from black's (own pieces first, board flipped).
@@ -55,10 +65,12 @@ pub struct Network {
     pub w1: Vec<f32>,
     /// `hidden`.
     pub b1: Vec<f32>,
-    /// `2 × hidden`: side to move's half, then the other side's.
+    /// Output buckets.
+    pub buckets: usize,
+    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other side's.
     pub w2: Vec<f32>,
-    /// Output bias.
-    pub b2: f32,
+    /// `buckets` output biases.
+    pub b2: Vec<f32>,
 }
 
 /// A training position: white-view features (black's follow by [`feature_pair`]), side to
@@ -77,6 +89,8 @@ pub struct Sample {
     pub target: f32,
     /// The search score (cp, side to move's view), for reports.
     pub score: i16,
+    /// Number of pieces on the board (for the output bucket).
+    pub pieces: u8,
 }
 
 impl Sample {
@@ -90,6 +104,7 @@ impl Sample {
             black_to_move: r.stm == minnow::Color::Black,
             target: 0.0,
             score: r.score,
+            pieces: r.occupancy.count_ones() as u8,
         };
         for (piece, sq) in r.pieces() {
             let (w, b) = feature_pair(piece.index(), sq);
@@ -127,15 +142,15 @@ fn screlu(x: f32) -> f32 {
 }
 
 impl Network {
-    /// A fresh network: small random first-layer weights, zero biases.
-    pub fn random(hidden: usize, seed: u64) -> Network {
+    /// A fresh network: small random weights, zero biases.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::new(seed, 0x4E4E);
         let mut uniform = |scale: f32| (rng.unit() as f32 * 2.0 - 1.0) * scale;
         let w1_scale = 1.0 / (32.0f32).sqrt();
         let w2_scale = 1.0 / (2.0 * hidden as f32).sqrt();
         let w1 = (0..INPUTS * hidden).map(|_| uniform(w1_scale)).collect();
-        let w2 = (0..2 * hidden).map(|_| uniform(w2_scale)).collect();
-        Network { hidden, w1, b1: vec![0.0; hidden], w2, b2: 0.0 }
+        let w2 = (0..buckets * 2 * hidden).map(|_| uniform(w2_scale)).collect();
+        Network { hidden, w1, b1: vec![0.0; hidden], buckets, w2, b2: vec![0.0; buckets] }
     }
 
     /// The two accumulators (side to move's, other side's) before activation.
@@ -152,13 +167,20 @@ impl Network {
         (acc(us), acc(them))
     }
 
+    /// (output weights, output bias) of a sample's bucket.
+    fn output(&self, s: &Sample) -> (usize, f32) {
+        let k = output_bucket(s.pieces as usize, self.buckets);
+        (k * 2 * self.hidden, self.b2[k])
+    }
+
     /// Output (eval / 400) of a sample.
     pub fn forward(&self, s: &Sample) -> f32 {
         let (us, them) = self.accumulators(s);
         let h = self.hidden;
-        let mut out = self.b2;
+        let (w, mut out) = self.output(s);
+        let w2 = &self.w2[w..w + 2 * h];
         for i in 0..h {
-            out += screlu(us[i]) * self.w2[i] + screlu(them[i]) * self.w2[h + i];
+            out += screlu(us[i]) * w2[i] + screlu(them[i]) * w2[h + i];
         }
         out
     }
@@ -173,26 +195,27 @@ impl Network {
     pub fn backward(&self, s: &Sample, scale: f32, g: &mut Network) -> f32 {
         let (us, them) = self.accumulators(s);
         let h = self.hidden;
-        let mut out = self.b2;
+        let (w, mut out) = self.output(s);
+        let w2 = &self.w2[w..w + 2 * h];
         for i in 0..h {
-            out += screlu(us[i]) * self.w2[i] + screlu(them[i]) * self.w2[h + i];
+            out += screlu(us[i]) * w2[i] + screlu(them[i]) * w2[h + i];
         }
         let k = EVAL_SCALE / scale;
         let p = sigmoid(out * k);
         let err = p - s.target;
         let d_out = 2.0 * err * p * (1.0 - p) * k;
-        g.b2 += d_out;
+        g.b2[output_bucket(s.pieces as usize, self.buckets)] += d_out;
         let (fu, ft) = s.perspectives();
         let mut d_us = vec![0.0f32; h];
         let mut d_them = vec![0.0f32; h];
         for i in 0..h {
-            g.w2[i] += d_out * screlu(us[i]);
-            g.w2[h + i] += d_out * screlu(them[i]);
+            g.w2[w + i] += d_out * screlu(us[i]);
+            g.w2[w + h + i] += d_out * screlu(them[i]);
             if us[i] > 0.0 && us[i] < 1.0 {
-                d_us[i] = d_out * self.w2[i] * 2.0 * us[i];
+                d_us[i] = d_out * w2[i] * 2.0 * us[i];
             }
             if them[i] > 0.0 && them[i] < 1.0 {
-                d_them[i] = d_out * self.w2[h + i] * 2.0 * them[i];
+                d_them[i] = d_out * w2[h + i] * 2.0 * them[i];
             }
         }
         for i in 0..h {
@@ -213,23 +236,20 @@ impl Network {
             hidden: self.hidden,
             w1: vec![0.0; self.w1.len()],
             b1: vec![0.0; self.b1.len()],
+            buckets: self.buckets,
             w2: vec![0.0; self.w2.len()],
-            b2: 0.0,
+            b2: vec![0.0; self.buckets],
         }
     }
 
     /// Every parameter as one mutable sequence (w1, b1, w2, b2), for the optimiser.
     pub fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
-        self.w1
-            .iter_mut()
-            .chain(self.b1.iter_mut())
-            .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+        self.w1.iter_mut().chain(self.b1.iter_mut()).chain(self.w2.iter_mut()).chain(self.b2.iter_mut())
     }
 
     /// Every parameter (same order as [`Network::params_mut`]).
     pub fn params(&self) -> impl Iterator<Item = &f32> {
-        self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()).chain(std::iter::once(&self.b2))
+        self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()).chain(self.b2.iter())
     }
 
     /// Keeps the weights inside what the quantized file can hold.
@@ -262,34 +282,38 @@ impl Network {
             hidden: self.hidden,
             w1: self.w1.iter().map(|&w| grid(w, QA, 127.0)).collect(),
             b1: self.b1.iter().map(|&w| grid(w, QA, 32767.0)).collect(),
+            buckets: self.buckets,
             w2: self.w2.iter().map(|&w| grid(w, QB, 127.0)).collect(),
-            b2: grid(self.b2, QA * QA * QB, f32::MAX),
+            b2: self.b2.iter().map(|&w| grid(w, QA * QA * QB, f32::MAX)).collect(),
         }
     }
 
-    /// The float checkpoint: `hidden` (u32) then every parameter as f32, little-endian.
+    /// The float checkpoint: `hidden` and `buckets` (u32 each) then every parameter as
+    /// f32, little-endian.
     pub fn to_checkpoint(&self) -> Vec<u8> {
         let mut out = (self.hidden as u32).to_le_bytes().to_vec();
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         self.params().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
         out
     }
 
     /// Reads a float checkpoint.
     pub fn from_checkpoint(bytes: &[u8]) -> Result<Network, String> {
-        let hidden =
-            u32::from_le_bytes(bytes.get(0..4).ok_or("checkpoint too short")?.try_into().unwrap()) as usize;
-        if hidden == 0 || hidden > 4096 {
-            return Err(format!("checkpoint: implausible hidden size {hidden}"));
+        let word = |i: usize| -> Result<usize, String> {
+            Ok(u32::from_le_bytes(
+                bytes.get(4 * i..4 * i + 4).ok_or("checkpoint too short")?.try_into().unwrap(),
+            ) as usize)
+        };
+        let (hidden, buckets) = (word(0)?, word(1)?);
+        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) {
+            return Err(format!("checkpoint: implausible shape {hidden} hidden, {buckets} buckets"));
         }
-        let mut net = Network::random(hidden, 0);
-        let want = 4 + 4 * (INPUTS * hidden + hidden + 2 * hidden + 1);
+        let mut net = Network::random(hidden, buckets, 0);
+        let want = 8 + 4 * net.params().count();
         if bytes.len() != want {
-            return Err(format!(
-                "checkpoint: {} bytes, {want} expected for hidden size {hidden}",
-                bytes.len()
-            ));
+            return Err(format!("checkpoint: {} bytes, {want} expected for its shape", bytes.len()));
         }
-        for (p, chunk) in net.params_mut().zip(bytes[4..].chunks_exact(4)) {
+        for (p, chunk) in net.params_mut().zip(bytes[8..].chunks_exact(4)) {
             *p = f32::from_le_bytes(chunk.try_into().unwrap());
         }
         Ok(net)
@@ -298,18 +322,18 @@ impl Network {
     /// The quantized file the engine embeds (format in the module documentation).
     pub fn quantize(&self) -> Vec<u8> {
         let q8 = |w: f32, q: i32| (w * q as f32).round().clamp(-127.0, 127.0) as i8;
-        let mut out = b"MNN1".to_vec();
+        let mut out = b"MNN2".to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
-        out.push(QA as u8);
-        out.push(QB as u8);
+        out.extend_from_slice(&[QA as u8, QB as u8, self.buckets as u8, 0, 0, 0]);
         out.extend(self.w1.iter().map(|&w| q8(w, QA) as u8));
         for &b in &self.b1 {
             let q = (b * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
             out.extend_from_slice(&q.to_le_bytes());
         }
         out.extend(self.w2.iter().map(|&w| q8(w, QB) as u8));
-        let b2 = (self.b2 * (QA * QA * QB) as f32).round() as i32;
-        out.extend_from_slice(&b2.to_le_bytes());
+        for &b in &self.b2 {
+            out.extend_from_slice(&((b * (QA * QA * QB) as f32).round() as i32).to_le_bytes());
+        }
         out
     }
 }

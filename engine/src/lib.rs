@@ -18,6 +18,7 @@ pub use minnow_board::{
 
 pub mod eval;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod search;
 pub mod time;

@@ -12,9 +12,10 @@
 //! here is not yet measured by an ablation match.
 
 use crate::board::Position;
-use crate::eval::evaluate;
 use crate::movegen::legal_move_list;
 use crate::movepick::{Histories, MovePicker, history_bonus};
+#[cfg(feature = "nnue")]
+use crate::nnue::Accumulator;
 pub use crate::params::Aspiration;
 use crate::params::*;
 use crate::rules::Rules;
@@ -131,6 +132,9 @@ pub struct Searcher {
     /// Depth of the current iteration (the root's `depth` may differ by extensions).
     root_depth: i32,
     root_nodes: [u64; 4096],
+    /// The network's accumulators of the position at each ply of the current line.
+    #[cfg(feature = "nnue")]
+    acc: [Accumulator; MAX_PLY + 2],
 }
 
 /// ln(x) in hundredths for x >= 1 (log2 by leading zeros and a linear fraction).
@@ -193,6 +197,8 @@ impl Searcher {
             root_index: 0,
             root_depth: 0,
             root_nodes: [0; 4096],
+            #[cfg(feature = "nnue")]
+            acc: [Accumulator([[0; crate::nnue::HIDDEN]; 2]); MAX_PLY + 2],
         }
     }
 
@@ -230,6 +236,10 @@ impl Searcher {
         self.root_index = history.len();
         self.keys[self.root_index] = self.rules.repetition_key(pos, history.is_empty());
 
+        #[cfg(feature = "nnue")]
+        {
+            self.acc[0] = Accumulator::new(pos);
+        }
         let root_moves = legal_move_list(pos);
         let mut result = SearchResult {
             best: root_moves.first().copied().unwrap_or(Move::NONE),
@@ -392,6 +402,33 @@ impl Searcher {
         }
     }
 
+    /// Static evaluation of `pos`, the position at `ply` of the current line: the network
+    /// with the `nnue` feature, else the hand-crafted evaluation (one of them is compiled).
+    #[inline]
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        #[cfg(feature = "nnue")]
+        return self.acc[ply].evaluate(pos.side_to_move(), pos.occupied().count());
+        #[cfg(not(feature = "nnue"))]
+        {
+            let _ = ply;
+            crate::eval::evaluate(pos)
+        }
+    }
+
+    /// The network's accumulators at `ply + 1` after `m` at `ply` (`None`: a null move).
+    #[inline(always)]
+    fn update_eval(&mut self, ply: usize, pos: &Position, m: Option<Move>) {
+        #[cfg(feature = "nnue")]
+        {
+            self.acc[ply + 1] = match m {
+                Some(m) => self.acc[ply].after(pos, m),
+                None => self.acc[ply],
+            };
+        }
+        #[cfg(not(feature = "nnue"))]
+        let _ = (ply, pos, m);
+    }
+
     /// Counts a node at `ply` and checks the limits; false if the search must stop.
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
@@ -470,7 +507,7 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { evaluate(pos) };
+                return if in_check { DRAW } else { self.evaluate(pos, ply) };
             }
             // Step 5. Mate distance pruning (standard): no line can beat a mate already
             // found closer to the root.
@@ -495,7 +532,8 @@ impl Searcher {
         }
 
         // Step 7. Static evaluation, sharpened by the TT score when its bound allows.
-        let static_eval = if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval =
+            if in_check { -INFINITY } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -533,6 +571,7 @@ impl Searcher {
                     + ((eval - beta) / NMP_EVAL_DIVISOR).min(1);
                 let mut child = *pos;
                 child.make_null();
+                self.update_eval(ply, pos, None);
                 self.stack[ply].mv = Move::NONE;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
@@ -597,6 +636,7 @@ impl Searcher {
             }
 
             let child = pos.after(m);
+            self.update_eval(ply, pos, Some(m));
             let piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
@@ -734,7 +774,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { self.evaluate(pos, ply) };
         }
         // Under the harness's rules a capture can end the game by material, and a mate that
         // makes the clock 100 is a draw: both decided here, before stand pat or mate.
@@ -753,7 +793,8 @@ impl Searcher {
 
         // Stand pat: the side to move may decline every capture. (Quiet checks at the
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
-        let static_eval = if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval =
+            if in_check { -INFINITY } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
@@ -779,6 +820,7 @@ impl Searcher {
                 }
             }
             let child = pos.after(m);
+            self.update_eval(ply, pos, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
             if self.stopped {
                 return 0;

@@ -1,7 +1,7 @@
 //! The NNUE trainer: CPU, every core, deterministic for a seed and thread count.
 //!
 //! ```text
-//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--epochs 30]
+//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--epochs 30]
 //!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale 400] [--valid 0.02]
 //!       [--max-positions N] [--threads T] [--seed S]
 //! ```
@@ -28,6 +28,7 @@ struct Config {
     data: Vec<PathBuf>,
     out: PathBuf,
     hidden: usize,
+    buckets: usize,
     epochs: usize,
     batch: usize,
     lr: f32,
@@ -132,10 +133,11 @@ fn train(cfg: &Config) -> Result<(), String> {
         return Err("no data to train or validate on".into());
     }
     println!(
-        "train: {} training and {} validation positions, hidden {}, {} epochs, batch {}, lr {}, wdl {}, scale {}, {} threads, seed {}",
+        "train: {} training and {} validation positions, hidden {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, scale {}, {} threads, seed {}",
         train.len(),
         valid.len(),
         cfg.hidden,
+        cfg.buckets,
         cfg.epochs,
         cfg.batch,
         cfg.lr,
@@ -144,7 +146,7 @@ fn train(cfg: &Config) -> Result<(), String> {
         cfg.threads,
         cfg.seed
     );
-    let mut net = Network::random(cfg.hidden, cfg.seed);
+    let mut net = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
     net.zero_impossible();
     let (mut m, mut v) = (net.zeros_like(), net.zeros_like());
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -230,7 +232,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 }
 
 fn usage() -> &'static str {
-    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--epochs 30] [--batch 16384] \
+    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--epochs 30] [--batch 16384] \
      [--lr 0.001] [--wdl 0.25] [--scale 400] [--valid 0.02] [--max-positions N] [--threads T] [--seed S]"
 }
 
@@ -239,6 +241,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         data: Vec::new(),
         out: PathBuf::new(),
         hidden: 32,
+        buckets: 8,
         epochs: 30,
         batch: 16384,
         lr: 0.001,
@@ -257,6 +260,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--data" => cfg.data.push(PathBuf::from(value)),
             "--out" => cfg.out = PathBuf::from(value),
             "--hidden" => cfg.hidden = value.parse().map_err(|_| bad())?,
+            "--buckets" => cfg.buckets = value.parse().map_err(|_| bad())?,
             "--epochs" => cfg.epochs = value.parse().map_err(|_| bad())?,
             "--batch" => cfg.batch = value.parse().map_err(|_| bad())?,
             "--lr" => cfg.lr = value.parse().map_err(|_| bad())?,
@@ -272,6 +276,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
     }
     if cfg.data.is_empty() || cfg.out.as_os_str().is_empty() {
         return Err(usage().into());
+    }
+    if !(1..=32).contains(&cfg.buckets) {
+        return Err("--buckets must be 1..32".into());
     }
     if !(1..=4096).contains(&cfg.hidden) || cfg.epochs == 0 || cfg.batch == 0 || cfg.threads == 0 {
         return Err("--hidden must be 1..4096; --epochs, --batch and --threads at least 1".into());
