@@ -97,6 +97,12 @@ impl Sample {
     /// The sample of a record; `wdl` is the weight of the game result in the target, the
     /// rest being `sigmoid(score / scale)`.
     pub fn new(r: &Record, wdl: f32, scale: f32) -> Sample {
+        Sample::with_score(r, f32::from(r.score), wdl, scale)
+    }
+
+    /// The sample of a record with `score` (cp, side to move's view) in place of the
+    /// record's search score in the target (for blending in another label).
+    pub fn with_score(r: &Record, score: f32, wdl: f32, scale: f32) -> Sample {
         let mut s = Sample {
             count: 0,
             white: [0; 32],
@@ -112,10 +118,21 @@ impl Sample {
             s.black[s.count as usize] = b as u16;
             s.count += 1;
         }
-        let score = sigmoid(f32::from(r.score) / scale);
+        let score = sigmoid(score / scale);
         let result = f32::from(r.result) / 2.0;
         s.target = wdl * result + (1.0 - wdl) * score;
         s
+    }
+
+    /// The same position mirrored left to right (files a..h reversed): chess evaluation is
+    /// symmetric under it but for castling rights, which the features do not see.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        let n = self.count as usize;
+        for f in m.white[..n].iter_mut().chain(m.black[..n].iter_mut()) {
+            *f ^= 7;
+        }
+        m
     }
 
     /// (side to move's features, other side's features).
