@@ -29,10 +29,12 @@ LATENCY  ?= 0
 arena: submission
 	$(PYTHON) tools/arena.py --opponent '$(OPPONENT)' --games $(GAMES) --latency $(LATENCY)
 
-# Everything that `.ci/run` checks, except formatting and lints.
+# Everything that `.ci/run` checks, except formatting and lints. The second `cargo test`
+# runs the search on the hand-crafted evaluation (the shipped build uses the network).
 test: venv
 	cargo build --release
 	cargo test --workspace
+	cargo test --no-default-features --test search --test eval
 	$(PYTHON) -m pytest -q tests/python
 
 venv:

@@ -16,7 +16,8 @@ Openings come from an EPD/FEN file, shuffled with --seed and taken in order;
 each opening is played twice with colours swapped (a game pair) unless
 --no-repeat. The clocks are kept here: the wall time of each move is taken
 from the mover's clock and the increment added; a clock below -margin loses on
-time. With --st every move gets a fixed time and a move slower than st plus a
+time. With --kaggle-clock the increment is instead the harness's free allowance: only
+the time beyond it is taken from the bank, and nothing is added. With --st every move gets a fixed time and a move slower than st plus a
 tolerance (--margin, at least ST_TOLERANCE) loses on time. A crash, a hang
 (no move HANG_GRACE seconds after the flag fell), an illegal move or a
 protocol error loses the game, and the engine is restarted for the next one.
@@ -294,6 +295,9 @@ class TimeControl:
     move_time: float | None = None
     nodes: int | None = None
     margin: float = 0.0
+    # The Kaggle harness's clock: the increment is a free allowance on each move, not
+    # banked; only time beyond it is taken from the bank.
+    kaggle: bool = False
 
     @classmethod
     def parse_tc(cls, text: str) -> tuple[float, float]:
@@ -315,7 +319,7 @@ class TimeControl:
         """Human-readable form."""
         parts = []
         if self.base is not None:
-            parts.append(f"{self.base:g}+{self.increment:g} s")
+            parts.append(f"{self.base:g}+{self.increment:g} s" + (" (Kaggle clock: increment free, not banked)" if self.kaggle else ""))
         if self.move_time is not None:
             parts.append(f"{self.move_time:g} s/move")
         if self.nodes is not None:
@@ -538,7 +542,7 @@ def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> 
                 nodes=tc.nodes,
                 clock_id=game_id,
             )
-            timeout = max(clocks[side], 0.0) + tc.margin + HANG_GRACE
+            timeout = max(clocks[side], 0.0) + tc.margin + HANG_GRACE + (tc.increment if tc.kaggle else 0.0)
         elif tc.move_time is not None:
             limit = chess.engine.Limit(time=tc.move_time, nodes=tc.nodes, clock_id=game_id)
             timeout = tc.move_time + max(tc.margin, ST_TOLERANCE) + HANG_GRACE
@@ -558,11 +562,12 @@ def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> 
             text = "no move" if move is None else f"illegal move {move.uci()}"
             return finish(fail(side, EngineFailure("illegal move", f"{mover.label}: {text}", True)), board, players)
         if tc.base is not None:
-            clocks[side] -= elapsed
+            clocks[side] -= max(0.0, elapsed - tc.increment) if tc.kaggle else elapsed
             if clocks[side] < -tc.margin:
                 detail = f"{mover.label} lost on time ({clocks[side]:+.3f} s after {elapsed:.3f} s on {board.san(move)})"
                 return finish(fail(side, EngineFailure("time forfeit", detail, False)), board, players)
-            clocks[side] += tc.increment
+            if not tc.kaggle:
+                clocks[side] += tc.increment
         elif tc.move_time is not None and elapsed > tc.move_time + max(tc.margin, ST_TOLERANCE):
             detail = f"{mover.label} took {elapsed:.3f} s for {board.san(move)} (limit {tc.move_time:g} s)"
             return finish(fail(side, EngineFailure("time forfeit", detail, False)), board, players)
@@ -856,6 +861,9 @@ def main(argv: list[str] | None = None) -> int:
     limits.add_argument("--tc", help="clock: BASE+INC in seconds, e.g. 10+0.1")
     limits.add_argument("--st", type=float, help="fixed seconds per move")
     parser.add_argument("--nodes", type=int, help="node limit per move (alone, or with --tc/--st for UCI engines)")
+    parser.add_argument("--kaggle-clock", action="store_true",
+                        help="the Kaggle harness's clock: the --tc increment is free on each move and never banked "
+                             "(engines are told it as winc/binc, as the adapter does)")
     parser.add_argument("--margin", type=float, default=0.0, help="ms a clock may go below zero before the flag falls (default: %(default)s)")
     parser.add_argument("--games", type=int, default=100, help="number of games (default: %(default)s)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once, each with its own engine processes (default: %(default)s)")
@@ -884,7 +892,9 @@ def main(argv: list[str] | None = None) -> int:
     if specs[0].name == specs[1].name:
         specs[0].name += " (1)"
         specs[1].name += " (2)"
-    tc = TimeControl(base, increment, args.st, args.nodes, args.margin / 1000.0)
+    if args.kaggle_clock and not args.tc:
+        parser.error("--kaggle-clock needs --tc")
+    tc = TimeControl(base, increment, args.st, args.nodes, args.margin / 1000.0, args.kaggle_clock)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
         openings = load_openings(args.openings)

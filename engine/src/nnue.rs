@@ -8,8 +8,9 @@
 //! ([`Accumulator::after`]) and never rebuilds them except at the root. The output is
 //! `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them + b`, scaled to centipawns.
 //!
-//! The net is embedded from `nets/` at compile time (format and training: the trainer,
-//! `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its header is checked at compile
+//! The net is embedded at compile time: `nets/gen1.nnue`, or the file the `MINNOW_NET`
+//! environment variable names when the engine is built (`engine/build.rs`; format and
+//! training: the trainer, `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its header is checked at compile
 //! time, so a net of the wrong shape is a build error, never a wrong evaluation.
 //!
 //! Instruction set: plain x86-64 (SSE2). The loops are written for the auto-vectoriser:
@@ -41,24 +42,21 @@ const NET_LEN: usize = B2 + 4 * BUCKETS;
 
 macro_rules! net_file {
     () => {
-        include_bytes!("../../nets/gen1.nnue")
+        include_bytes!(env!("MINNOW_NET_FILE"))
     };
 }
 
 // The header must say what this code was built for: magic, sizes, quantization, length.
 const _: () = {
     let net = net_file!();
-    assert!(net.len() == NET_LEN, "nets/gen1.nnue: wrong length for HIDDEN and BUCKETS (see nnue.rs)");
     assert!(
-        net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'2',
-        "nets/gen1.nnue: not an MNN2 net"
+        net.len() == NET_LEN,
+        "the net (nets/gen1.nnue or MINNOW_NET): wrong length for HIDDEN and BUCKETS"
     );
-    assert!(
-        net[4] as usize | (net[5] as usize) << 8 == HIDDEN,
-        "nets/gen1.nnue: hidden size differs from HIDDEN"
-    );
-    assert!(net[6] as i32 == QA && net[7] as i32 == QB, "nets/gen1.nnue: quantization differs from QA, QB");
-    assert!(net[8] as usize == BUCKETS, "nets/gen1.nnue: output buckets differ from BUCKETS");
+    assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'2', "the net: not an MNN2 net");
+    assert!(net[4] as usize | (net[5] as usize) << 8 == HIDDEN, "the net: hidden size differs from HIDDEN");
+    assert!(net[6] as i32 == QA && net[7] as i32 == QB, "the net: quantization differs from QA, QB");
+    assert!(net[8] as usize == BUCKETS, "the net: output buckets differ from BUCKETS");
 };
 
 /// The output bucket of a position with `pieces` pieces, kings included (the trainer's

@@ -304,6 +304,20 @@ def test_fake_match_mates_and_pgn(tmp_path: Path) -> None:
     assert '[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]' in text and "Ra8#" in text
 
 
+@pytest.mark.parametrize("kaggle", [False, True])
+def test_kaggle_clock_charges_only_time_beyond_the_free_increment(kaggle: bool) -> None:
+    # The slow engine answers 0.3 s after its whole clock (0.1 s): beyond a Fischer clock,
+    # but inside the free second of a Kaggle clock, which it never touches the bank with.
+    jobs = match.schedule_games(["6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"], 2, seed=1)
+    tc = match.TimeControl(base=0.1, increment=1.0, kaggle=kaggle)
+    config = match.MatchConfig((fake_spec(name="good"), fake_spec("slow", 1, name="bad")), tc, jobs)
+    tally, _ = match.run_match(config)
+    if kaggle:  # each side mates at once as white
+        assert (tally.wins, tally.losses) == (1, 1) and tally.terminations == {"checkmate": 2}
+    else:  # the slow side's mate comes after its flag fell
+        assert (tally.wins, tally.losses) == (2, 0) and tally.terminations == {"checkmate": 1, "time forfeit": 1}
+
+
 @pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
 def test_tiny_stockfish_match(capsys) -> None:
     status = match.main(
