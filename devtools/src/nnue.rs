@@ -190,16 +190,22 @@ impl Network {
         (k * 2 * self.hidden, self.b2[k])
     }
 
-    /// Output (eval / 400) of a sample.
-    pub fn forward(&self, s: &Sample) -> f32 {
-        let (us, them) = self.accumulators(s);
+    /// The output of a sample from its accumulators: (offset of its bucket's output
+    /// weights in `w2`, output).
+    fn output_of(&self, s: &Sample, us: &[f32], them: &[f32]) -> (usize, f32) {
         let h = self.hidden;
         let (w, mut out) = self.output(s);
         let w2 = &self.w2[w..w + 2 * h];
         for i in 0..h {
             out += screlu(us[i]) * w2[i] + screlu(them[i]) * w2[h + i];
         }
-        out
+        (w, out)
+    }
+
+    /// Output (eval / 400) of a sample.
+    pub fn forward(&self, s: &Sample) -> f32 {
+        let (us, them) = self.accumulators(s);
+        self.output_of(s, &us, &them).1
     }
 
     /// Evaluation in centipawns, side to move's view.
@@ -212,16 +218,13 @@ impl Network {
     pub fn backward(&self, s: &Sample, scale: f32, g: &mut Network) -> f32 {
         let (us, them) = self.accumulators(s);
         let h = self.hidden;
-        let (w, mut out) = self.output(s);
+        let (w, out) = self.output_of(s, &us, &them);
         let w2 = &self.w2[w..w + 2 * h];
-        for i in 0..h {
-            out += screlu(us[i]) * w2[i] + screlu(them[i]) * w2[h + i];
-        }
         let k = EVAL_SCALE / scale;
         let p = sigmoid(out * k);
         let err = p - s.target;
         let d_out = 2.0 * err * p * (1.0 - p) * k;
-        g.b2[output_bucket(s.pieces as usize, self.buckets)] += d_out;
+        g.b2[w / (2 * h)] += d_out;
         let (fu, ft) = s.perspectives();
         let mut d_us = vec![0.0f32; h];
         let mut d_them = vec![0.0f32; h];
