@@ -146,7 +146,9 @@ pub fn magics_from_numbers(numbers: &[u64; 64], dirs: &[(i32, i32)], base: u32) 
     magics
 }
 
-/// SplitMix64: a tiny, well-mixed deterministic generator for magics and Zobrist keys.
+/// SplitMix64: a tiny, well-mixed deterministic generator for magics and Zobrist keys (and,
+/// through `minnow-dev`'s `Rng`, the tools' random choices).
+#[derive(Clone, Debug)]
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
