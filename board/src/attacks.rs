@@ -15,11 +15,12 @@
 // shorter form clippy suggests (`&STATIC`) is the `static_mut_refs` error.
 #![allow(clippy::deref_addrof)]
 
+use crate::defs::{UNINIT, init_once, is_ready};
 #[cfg(not(feature = "embed-sliders"))]
 use crate::tablegen::SLIDER_TABLE_SIZE;
 use crate::tablegen::{self, BISHOP_DIRS, Magic, ROOK_DIRS, ROOK_TABLE_SIZE, SplitMix};
 use crate::types::{Bitboard, Color, Square};
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::AtomicU8;
 
 #[allow(clippy::unreadable_literal)]
 mod generated {
@@ -50,21 +51,15 @@ pub struct ZobristKeys {
 static mut ZOBRIST: ZobristKeys =
     ZobristKeys { piece_square: [[0; 64]; 12], castling: [0; 16], en_passant: [0; 8], black_to_move: 0 };
 
-const UNINIT: u8 = 0;
-const BUSY: u8 = 1;
-const READY: u8 = 2;
 static STATE: AtomicU8 = AtomicU8::new(UNINIT);
 
 /// Fills the start-up tables once. Cheap to call again; safe to call from several threads
 /// (tests do): one fills, the others wait.
 pub fn init() {
-    if STATE.load(Ordering::Acquire) == READY {
-        return;
-    }
-    if STATE.compare_exchange(UNINIT, BUSY, Ordering::Acquire, Ordering::Acquire).is_ok() {
-        // SAFETY: the compare-exchange above admits exactly one thread here, and no other
-        // thread reads the tables before STATE becomes READY (readers go through `init`,
-        // which spins until then), so these are the only live references.
+    init_once(&STATE, || {
+        // SAFETY: `init_once` runs this in exactly one thread, and no other thread reads
+        // the tables before it returns (readers go through `init`, which waits until
+        // then), so these are the only live references.
         unsafe {
             let rook = &mut *(&raw mut ROOK_MAGICS);
             let bishop = &mut *(&raw mut BISHOP_MAGICS);
@@ -84,12 +79,7 @@ pub fn init() {
             let keys_ptr = &raw mut ZOBRIST;
             fill_zobrist(&mut *keys_ptr);
         }
-        STATE.store(READY, Ordering::Release);
-    } else {
-        while STATE.load(Ordering::Acquire) != READY {
-            core::hint::spin_loop();
-        }
-    }
+    });
 }
 
 fn fill_zobrist(keys: &mut ZobristKeys) {
@@ -108,7 +98,7 @@ fn fill_zobrist(keys: &mut ZobristKeys) {
 /// True once [`init`] has finished.
 #[inline(always)]
 pub fn is_initialised() -> bool {
-    STATE.load(Ordering::Relaxed) == READY
+    is_ready(&STATE)
 }
 
 /// The Zobrist keys (after [`init`]).

@@ -5,6 +5,37 @@
 
 use arrayvec::ArrayString;
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A start-up table's state for [`init_once`]: a fresh table starts at this value.
+pub const UNINIT: u8 = 0;
+const BUSY: u8 = 1;
+const READY: u8 = 2;
+
+/// Runs `fill` once for the table whose state is `state` (a static starting at
+/// [`UNINIT`]): the first caller fills, callers on other threads meanwhile wait until it is
+/// done, later callers return at once. The start-up tables (attacks, the network's first
+/// layer) are filled this way.
+#[inline]
+pub fn init_once(state: &AtomicU8, fill: impl FnOnce()) {
+    if state.load(Ordering::Acquire) == READY {
+        return;
+    }
+    if state.compare_exchange(UNINIT, BUSY, Ordering::Acquire, Ordering::Acquire).is_ok() {
+        fill();
+        state.store(READY, Ordering::Release);
+    } else {
+        while state.load(Ordering::Acquire) != READY {
+            core::hint::spin_loop();
+        }
+    }
+}
+
+/// True once [`init_once`] has filled the table whose state is `state`.
+#[inline(always)]
+pub fn is_ready(state: &AtomicU8) -> bool {
+    state.load(Ordering::Relaxed) == READY
+}
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
