@@ -21,8 +21,9 @@ adapter's time use comes back to normal.
 
 Prints a progress line per game, then W/D/L, Elo with its 95% interval, termination counts,
 our per-move time (median, max, first move), the lowest remaining overage, the engine's peak
-RSS (VmHWM of the engine process) and the arena process's RSS growth; saves a PGN of every
-game and the harness's HTML replay of the first one. The last line is machine-readable:
+RSS (VmHWM of the engine process), the arena process's RSS growth, and the bank curve (the
+median bank left after our k-th move; also written as an SVG plot and a CSV, `--curve`, see
+bank_curve.py); saves a PGN of every game and the harness's HTML replay of the first one. The last line is machine-readable:
 `ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..`.
 """
 
@@ -51,6 +52,7 @@ import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
 from Chessnut import Game  # noqa: E402  (the harness's own move validator)
 
+import bank_curve  # noqa: E402
 from engines import open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
 from match import fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
 
@@ -308,6 +310,8 @@ def play(args, index: int, opponent, work: Path) -> dict:
     ours_times = [log[us]["duration"] for log in env.logs if len(log) > us and "duration" in log[us]]
     # The overage we had left after each of our moves (the observation after the move).
     overage = [s[us].observation.remainingOverageTime for s in steps[1:]]
+    banks = [float(steps[i + 1][us].observation.remainingOverageTime)
+             for i in range(len(steps) - 1) if steps[i][us].status == "ACTIVE"]
     reason = termination(steps, us)
     names = ("minnow", args.name) if us == 0 else (args.name, "minnow")
     white_points = points if us == 0 else 1 - points
@@ -322,6 +326,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "plies": len(steps) - 1,
         "times": ours_times,
         "min_overage": min(overage) if overage else 10.0,
+        "banks": banks,
         "peak_kib": peak,
         "pgn": game_pgn(steps, names, seed, result, reason),
         "hiccups": hiccup_line(ours.moves) if callable(ours) else "",
@@ -369,9 +374,11 @@ def main() -> int:
     ap.add_argument("--submission", default=str(ROOT / "submission/submission.tar.gz"))
     ap.add_argument("--pgn", default=str(ROOT / "target/arena/games.pgn"))
     ap.add_argument("--html", default=str(ROOT / "target/arena/replay.html"))
+    ap.add_argument("--curve", default=str(ROOT / "target/arena/bank"), metavar="PREFIX",
+                    help="write the bank curve (bank left against our move number) to PREFIX.csv and PREFIX.svg")
     args = ap.parse_args()
     quiet_engine_logs()
-    for path in (args.pgn, args.html):
+    for path in (args.pgn, args.html, args.curve):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
 
     if args.opponent in BUILTIN:
@@ -446,6 +453,12 @@ def main() -> int:
               f"moves after one ({len(near)} moves) vs {1000 * statistics.median(normal):.0f} ms elsewhere "
               f"({len(normal)} moves); {sum(r['spike_count'] for r in records)} hiccups")
     print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
+    rows = bank_curve.curve([r["banks"] for r in records], min_games=min(bank_curve.MIN_GAMES, n))
+    bank_curve.write_csv(rows, Path(args.curve + ".csv"))
+    Path(args.curve + ".svg").write_text(bank_curve.svg({f"minnow vs {args.name}": rows},
+                                                        f"bank left after our move, {n} games in the harness"))
+    print(f"bank curve (median bank left after our move; games): {bank_curve.summary(rows)}; "
+          f"{args.curve}.svg, .csv")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
     if not isinstance(opponent, str) and opponent.failures:
         print(f"{args.name} failures ({len(opponent.failures)}, {opponent.restarts} restarts): "

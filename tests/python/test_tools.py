@@ -344,3 +344,25 @@ def test_tiny_stockfish_match(capsys) -> None:
     assert int(fields["wins"]) + int(fields["draws"]) + int(fields["losses"]) == 2
     assert fields["model"] == "pentanomial"
     assert "time forfeit" in out and "engine crash" in out
+
+
+# --- the bank curve (bank_curve.py) ---------------------------------------------------
+
+
+def test_bank_curve_medians_and_the_minimum_of_games(tmp_path):
+    import bank_curve
+
+    # Six games: five reach move 3, only two reach move 4 (fewer than MIN_GAMES: cut off).
+    games = [[10.0, 9.0, 8.0], [10.0, 9.5, 9.0], [9.0, 8.0, 7.0], [10.0, 10.0, 10.0],
+             [8.0, 6.0, 4.0, 3.0], [10.0, 9.0, 8.5, 8.0]]
+    rows = bank_curve.curve(games)
+    assert [r[0] for r in rows] == [1, 2, 3]
+    assert [r[1] for r in rows] == [6, 6, 6]
+    assert rows[1][2] == pytest.approx(9.0)  # median of 9, 9.5, 8, 10, 6, 9
+    assert rows[2][3] <= rows[2][2] <= rows[2][4]
+    path = tmp_path / "bank.csv"
+    bank_curve.write_csv(rows, path)
+    assert bank_curve.read_csv(path) == [(m, g, round(a, 3), round(b, 3), round(c, 3)) for m, g, a, b, c in rows]
+    picture = bank_curve.svg({"a": rows, "b": []}, "t")
+    assert picture.startswith("<svg") and picture.count("<polyline") == 1
+    assert "move 1: 10.00 s (6)" in bank_curve.summary(rows)

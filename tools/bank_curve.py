@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The bank curve: our remaining overage (the 10 s bank) against our move number, over many
+games in the harness. `arena.py --curve PREFIX` writes PREFIX.csv and PREFIX.svg for its games;
+this script overlays several such CSVs in one plot, e.g. before and after a time-management
+change:
+
+    .venv/bin/python tools/bank_curve.py before.csv after.csv --out bank.svg
+
+CSV columns: `move,games,median,p10,p90`: at our `move`-th move, over the `games` games that
+lasted that long, the median and the 10th and 90th percentiles of the bank left after it (s).
+The SVG is written by hand (no plotting library): one line per series for the median, a band
+for p10..p90.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from pathlib import Path
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+MIN_GAMES = 5  # moves reached by fewer games are left off the curve
+
+
+def curve(banks_per_game: list[list[float]], min_games: int = MIN_GAMES) -> list[tuple[int, int, float, float, float]]:
+    """(move, games, median, p10, p90) for every move number at least `min_games` games
+    reached; `banks_per_game[g][k]` is game g's bank after our move k + 1."""
+    rows = []
+    longest = max((len(b) for b in banks_per_game), default=0)
+    for k in range(longest):
+        values = sorted(b[k] for b in banks_per_game if len(b) > k)
+        if len(values) < max(1, min_games):
+            break
+        deciles = statistics.quantiles(values, n=10, method="inclusive") if len(values) > 1 else values * 9
+        rows.append((k + 1, len(values), statistics.median(values), deciles[0], deciles[-1]))
+    return rows
+
+
+def write_csv(rows, path: Path) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["move", "games", "median", "p10", "p90"])
+        for move, games, med, p10, p90 in rows:
+            w.writerow([move, games, f"{med:.3f}", f"{p10:.3f}", f"{p90:.3f}"])
+
+
+def read_csv(path: Path):
+    with open(path) as f:
+        return [(int(r["move"]), int(r["games"]), float(r["median"]), float(r["p10"]), float(r["p90"]))
+                for r in csv.DictReader(f)]
+
+
+def svg(series: dict[str, list], title: str) -> str:
+    """A line plot of each series' median with its p10..p90 band; x: our move, y: bank (s)."""
+    width, height, left, right, top, bottom = 720, 400, 56, 16, 36, 44
+    max_move = max((rows[-1][0] for rows in series.values() if rows), default=1)
+    max_move = max(10, -(-max_move // 10) * 10)
+    max_bank = 10.0
+    x = lambda m: left + (width - left - right) * m / max_move  # noqa: E731
+    y = lambda b: top + (height - top - bottom) * (1 - min(b, max_bank) / max_bank)  # noqa: E731
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>']
+    for b in range(0, 11, 2):
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(b):.1f}" y2="{y(b):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y(b) + 4:.1f}" text-anchor="end">{b}</text>')
+    step = 10 if max_move <= 100 else 20
+    for m in range(0, max_move + 1, step):
+        out.append(f'<line x1="{x(m):.1f}" x2="{x(m):.1f}" y1="{top}" y2="{height - bottom}" stroke="#eee"/>')
+        out.append(f'<text x="{x(m):.1f}" y="{height - bottom + 16}" text-anchor="middle">{m}</text>')
+    out.append(f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">our move number</text>')
+    out.append(f'<text x="14" y="{height / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {height / 2})">bank left (s)</text>')
+    for i, (name, rows) in enumerate(series.items()):
+        colour = COLOURS[i % len(COLOURS)]
+        if not rows:
+            continue
+        band = [(x(m), y(p90)) for m, _, _, _, p90 in rows] + [(x(m), y(p10)) for m, _, _, p10, _ in reversed(rows)]
+        out.append(f'<polygon fill="{colour}" fill-opacity="0.12" stroke="none" points="'
+                   + " ".join(f"{a:.1f},{b:.1f}" for a, b in band) + '"/>')
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="'
+                   + " ".join(f"{x(m):.1f},{y(med):.1f}" for m, _, med, _, _ in rows) + '"/>')
+        ly = top + 16 + 18 * i
+        out.append(f'<line x1="{width - 250}" x2="{width - 226}" y1="{ly - 4}" y2="{ly - 4}" '
+                   f'stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<text x="{width - 220}" y="{ly}">{name} (median, p10-p90)</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def summary(rows, at=(1, 10, 20, 30, 40, 60, 80)) -> str:
+    """`move 10: 8.91 s (100 games)` for a few move numbers, as one line."""
+    by_move = {r[0]: r for r in rows}
+    return "; ".join(f"move {m}: {by_move[m][2]:.2f} s ({by_move[m][1]})" for m in at if m in by_move)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", nargs="+", type=Path, help="bank curves written by arena.py --curve")
+    ap.add_argument("--out", type=Path, required=True, help="the SVG to write")
+    ap.add_argument("--title", default="bank left after our move (median over games)")
+    args = ap.parse_args()
+    series = {p.stem: read_csv(p) for p in args.csv}
+    args.out.write_text(svg(series, args.title))
+    for name, rows in series.items():
+        print(f"{name}: {summary(rows)}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
