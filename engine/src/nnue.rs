@@ -15,7 +15,8 @@
 //! stores the first layer neuron by neuron, each weight as its difference from the
 //! previous feature's, because that compresses 13% smaller than the rows themselves; the
 //! first [`Accumulator::new`] decodes it once into feature rows of i16 (48 KiB of RAM
-//! for 32 neurons, no file size).
+//! for 32 neurons, no file size). The width and the number of output buckets are read
+//! from the file's header at compile time.
 //!
 //! Instruction set: plain x86-64 (SSE2). The loops are written for the auto-vectoriser:
 //! with `HIDDEN` = 32 an update is a few 128-bit adds per perspective, and nothing here
@@ -26,14 +27,22 @@ use crate::defs::{UNINIT, init_once, is_ready};
 use crate::types::{Color, Move, MoveFlag, Piece, PieceType, Square};
 use core::sync::atomic::AtomicU8;
 
-/// Hidden neurons per perspective.
-pub const HIDDEN: usize = 32;
+macro_rules! net_file {
+    () => {
+        include_bytes!(env!("MINNOW_NET_FILE"))
+    };
+}
+
+/// Hidden neurons per perspective: the net file's, so a net of another width needs no
+/// code change (only `MINNOW_NET`).
+pub const HIDDEN: usize = net_file!()[4] as usize | (net_file!()[5] as usize) << 8;
 /// First-layer quantization (weights and biases times `QA`); activations clamp at `QA`.
 const QA: i32 = 64;
 /// Output-weight quantization.
 const QB: i32 = 64;
-/// Output buckets, chosen by the number of pieces on the board ([`output_bucket`]).
-pub const BUCKETS: usize = 8;
+/// Output buckets, chosen by the number of pieces on the board ([`output_bucket`]): the
+/// net file's.
+pub const BUCKETS: usize = net_file!()[8] as usize;
 /// Centipawns per unit of network output.
 const SCALE: i32 = 400;
 /// The evaluation stays well inside the mate scores.
@@ -46,12 +55,6 @@ const W2: usize = B1 + 2 * HIDDEN;
 const B2: usize = W2 + BUCKETS * 2 * HIDDEN;
 const NET_LEN: usize = B2 + 4 * BUCKETS;
 
-macro_rules! net_file {
-    () => {
-        include_bytes!(env!("MINNOW_NET_FILE"))
-    };
-}
-
 // The header must say what this code was built for: magic, sizes, quantization, length.
 const _: () = {
     let net = net_file!();
@@ -60,9 +63,12 @@ const _: () = {
         "the net (nets/gen1.nnue or MINNOW_NET): wrong length for HIDDEN and BUCKETS"
     );
     assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'3', "the net: not an MNN3 net");
-    assert!(net[4] as usize | (net[5] as usize) << 8 == HIDDEN, "the net: hidden size differs from HIDDEN");
+    assert!(
+        HIDDEN > 0 && HIDDEN.is_multiple_of(8) && HIDDEN <= 256,
+        "the net: hidden size not a multiple of 8 up to 256"
+    );
+    assert!(BUCKETS > 0 && BUCKETS <= 32, "the net: 1 to 32 output buckets");
     assert!(net[6] as i32 == QA && net[7] as i32 == QB, "the net: quantization differs from QA, QB");
-    assert!(net[8] as usize == BUCKETS, "the net: output buckets differ from BUCKETS");
 };
 
 /// The output bucket of a position with `pieces` pieces, kings included (the trainer's
