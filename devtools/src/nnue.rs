@@ -34,12 +34,11 @@ use crate::rng::Rng;
 pub const INPUTS: usize = 768;
 /// Centipawns per unit of network output.
 pub const EVAL_SCALE: f32 = 400.0;
-/// First-layer quantization: weights and biases times this, weights as i8.
+/// First-layer quantization by default (`train --qa`): weights and biases times this,
+/// weights as i8.
 pub const QA: i32 = 64;
 /// Output-layer quantization: weights times this, as i8.
 pub const QB: i32 = 64;
-/// The largest first-layer or output weight an i8 can hold after quantization.
-pub const WEIGHT_CLIP: f32 = 127.0 / 64.0;
 
 /// The output bucket of a position with `pieces` pieces (kings included) among `buckets`.
 #[inline]
@@ -71,6 +70,9 @@ pub struct Network {
     pub w2: Vec<f32>,
     /// `buckets` output biases.
     pub b2: Vec<f32>,
+    /// First-layer quantization of the export ([`QA`] unless set): a coarser grid
+    /// compresses smaller (about a bit per weight for half of 64).
+    pub qa: i32,
 }
 
 /// A training position: white-view features (black's follow by [`feature_pair`]), side to
@@ -167,7 +169,7 @@ impl Network {
         let w2_scale = 1.0 / (2.0 * hidden as f32).sqrt();
         let w1 = (0..INPUTS * hidden).map(|_| uniform(w1_scale)).collect();
         let w2 = (0..buckets * 2 * hidden).map(|_| uniform(w2_scale)).collect();
-        Network { hidden, w1, b1: vec![0.0; hidden], buckets, w2, b2: vec![0.0; buckets] }
+        Network { hidden, w1, b1: vec![0.0; hidden], buckets, w2, b2: vec![0.0; buckets], qa: QA }
     }
 
     /// The two accumulators (side to move's, other side's) before activation.
@@ -259,6 +261,7 @@ impl Network {
             buckets: self.buckets,
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.buckets],
+            qa: self.qa,
         }
     }
 
@@ -274,9 +277,10 @@ impl Network {
 
     /// Keeps the weights inside what the quantized file can hold.
     pub fn clip(&mut self) {
-        let bias_clip = f32::from(i16::MAX) / QA as f32;
-        self.w1.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
-        self.w2.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP));
+        let bias_clip = f32::from(i16::MAX) / self.qa as f32;
+        let (w1_clip, w2_clip) = (127.0 / self.qa as f32, 127.0 / QB as f32);
+        self.w1.iter_mut().for_each(|w| *w = w.clamp(-w1_clip, w1_clip));
+        self.w2.iter_mut().for_each(|w| *w = w.clamp(-w2_clip, w2_clip));
         self.b1.iter_mut().for_each(|w| *w = w.clamp(-bias_clip, bias_clip));
     }
 
@@ -300,11 +304,12 @@ impl Network {
         let grid = |w: f32, q: i32, max: f32| (w * q as f32).round().clamp(-max, max) / q as f32;
         Network {
             hidden: self.hidden,
-            w1: self.w1.iter().map(|&w| grid(w, QA, 127.0)).collect(),
-            b1: self.b1.iter().map(|&w| grid(w, QA, 32767.0)).collect(),
+            w1: self.w1.iter().map(|&w| grid(w, self.qa, 127.0)).collect(),
+            b1: self.b1.iter().map(|&w| grid(w, self.qa, 32767.0)).collect(),
             buckets: self.buckets,
             w2: self.w2.iter().map(|&w| grid(w, QB, 127.0)).collect(),
-            b2: self.b2.iter().map(|&w| grid(w, QA * QA * QB, f32::MAX)).collect(),
+            b2: self.b2.iter().map(|&w| grid(w, self.qa * self.qa * QB, f32::MAX)).collect(),
+            qa: self.qa,
         }
     }
 
@@ -344,22 +349,23 @@ impl Network {
         let q8 = |w: f32, q: i32| (w * q as f32).round().clamp(-127.0, 127.0) as i8;
         let mut out = b"MNN3".to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
-        out.extend_from_slice(&[QA as u8, QB as u8, self.buckets as u8, 0, 0, 0]);
+        let qa = self.qa;
+        out.extend_from_slice(&[qa as u8, QB as u8, self.buckets as u8, 0, 0, 0]);
         for i in 0..self.hidden {
             let mut previous = 0i8;
             for f in 0..INPUTS {
-                let w = q8(self.w1[f * self.hidden + i], QA);
+                let w = q8(self.w1[f * self.hidden + i], qa);
                 out.push(w.wrapping_sub(previous) as u8);
                 previous = w;
             }
         }
         for &b in &self.b1 {
-            let q = (b * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
+            let q = (b * qa as f32).round().clamp(-32767.0, 32767.0) as i16;
             out.extend_from_slice(&q.to_le_bytes());
         }
         out.extend(self.w2.iter().map(|&w| q8(w, QB) as u8));
         for &b in &self.b2 {
-            out.extend_from_slice(&((b * (QA * QA * QB) as f32).round() as i32).to_le_bytes());
+            out.extend_from_slice(&((b * (qa * qa * QB) as f32).round() as i32).to_le_bytes());
         }
         out
     }

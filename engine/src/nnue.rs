@@ -36,10 +36,11 @@ macro_rules! net_file {
 /// Hidden neurons per perspective: the net file's, so a net of another width needs no
 /// code change (only `MINNOW_NET`).
 pub const HIDDEN: usize = net_file!()[4] as usize | (net_file!()[5] as usize) << 8;
-/// First-layer quantization (weights and biases times `QA`); activations clamp at `QA`.
-const QA: i32 = 64;
-/// Output-weight quantization.
-const QB: i32 = 64;
+/// First-layer quantization (weights and biases times `QA`); activations clamp at `QA`:
+/// the net file's.
+const QA: i32 = net_file!()[6] as i32;
+/// Output-weight quantization: the net file's.
+const QB: i32 = net_file!()[7] as i32;
 /// Output buckets, chosen by the number of pieces on the board ([`output_bucket`]): the
 /// net file's.
 pub const BUCKETS: usize = net_file!()[8] as usize;
@@ -68,7 +69,7 @@ const _: () = {
         "the net: hidden size not a multiple of 8 up to 256"
     );
     assert!(BUCKETS > 0 && BUCKETS <= 32, "the net: 1 to 32 output buckets");
-    assert!(net[6] as i32 == QA && net[7] as i32 == QB, "the net: quantization differs from QA, QB");
+    assert!(QA >= 8 && QA <= 127 && QB >= 8 && QB <= 127, "the net: QA and QB must be 8 to 127");
 };
 
 /// The output bucket of a position with `pieces` pieces, kings included (the trainer's

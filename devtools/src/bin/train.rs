@@ -1,7 +1,7 @@
 //! The NNUE trainer: CPU, every core, deterministic for a seed and thread count.
 //!
 //! ```text
-//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--epochs 30]
+//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30]
 //!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02]
 //!       [--max-positions N] [--mirror] [--hce W] [--threads T] [--seed S]
 //! ```
@@ -27,14 +27,16 @@
 //! Adam (β 0.9, 0.999), the learning rate falling from `--lr` to 1% of it on a cosine
 //! over the epochs, weights clipped to what the i8 file holds. Forward and backward passes
 //! run on the weights rounded to the file's grid (quantization-aware training), so the
-//! engine computes exactly the trained net. After each epoch: the validation loss, a float
+//! engine computes exactly the trained net. `--qa` sets the first layer's grid (weights
+//! and biases times QA, activations clamped at QA; default 64): 32 makes the file about a
+//! bit per weight smaller compressed. After each epoch: the validation loss, a float
 //! checkpoint `PREFIX.ckpt` of the best epoch so far, and that epoch's quantized net
 //! `PREFIX.nnue`. At the end, `PREFIX.check.txt`: 200 held-out positions with the float
 //! net's evaluation, which the engine's tests compare against its quantized inference.
 
 use minnow::fen::Fen;
 use minnow_dev::format::{RECORD_BYTES, Record};
-use minnow_dev::nnue::{Network, Sample, sigmoid};
+use minnow_dev::nnue::{Network, QA, Sample, sigmoid};
 use minnow_dev::rng::Rng;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +47,7 @@ struct Config {
     out: PathBuf,
     hidden: usize,
     buckets: usize,
+    qa: i32,
     epochs: usize,
     batch: usize,
     lr: f32,
@@ -213,6 +216,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
         cfg.seed
     );
     let mut net = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
+    net.qa = cfg.qa;
     net.zero_impossible();
     let (mut m, mut v) = (net.zeros_like(), net.zeros_like());
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -268,7 +272,8 @@ fn train(mut cfg: Config) -> Result<(), String> {
     }
     // The check file: held-out positions spread over the validation set, best net's eval.
     let ckpt = std::fs::read(with_ext(&cfg.out, "ckpt")).map_err(|e| e.to_string())?;
-    let best_net = Network::from_checkpoint(&ckpt)?;
+    let mut best_net = Network::from_checkpoint(&ckpt)?;
+    best_net.qa = cfg.qa;
     // How far the net is from the hand-crafted evaluation and from the search scores.
     // (Positions whose search score is within ±400 cp, where the evaluation decides games.)
     let (mut to_hce, mut to_search, mut hce_to_search, mut n) = (0.0f64, 0.0f64, 0.0f64, 0usize);
@@ -322,7 +327,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 }
 
 fn usage() -> &'static str {
-    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--epochs 30] [--batch 16384] \
+    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30] [--batch 16384] \
      [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--threads T] [--seed S]"
 }
 
@@ -332,6 +337,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         out: PathBuf::new(),
         hidden: 32,
         buckets: 8,
+        qa: QA,
         epochs: 30,
         batch: 16384,
         lr: 0.001,
@@ -358,6 +364,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--out" => cfg.out = PathBuf::from(value),
             "--hidden" => cfg.hidden = value.parse().map_err(|_| bad())?,
             "--buckets" => cfg.buckets = value.parse().map_err(|_| bad())?,
+            "--qa" => cfg.qa = value.parse().map_err(|_| bad())?,
             "--epochs" => cfg.epochs = value.parse().map_err(|_| bad())?,
             "--batch" => cfg.batch = value.parse().map_err(|_| bad())?,
             "--lr" => cfg.lr = value.parse().map_err(|_| bad())?,
@@ -374,6 +381,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
     }
     if cfg.data.is_empty() || cfg.out.as_os_str().is_empty() {
         return Err(usage().into());
+    }
+    if !(8..=127).contains(&cfg.qa) {
+        return Err("--qa must be 8..127".into());
     }
     if !(1..=32).contains(&cfg.buckets) {
         return Err("--buckets must be 1..32".into());
