@@ -35,6 +35,7 @@ test: venv
 	cargo build --release
 	cargo test --workspace
 	cargo test --no-default-features --test search --test eval
+	cargo test -p minnow-engine --features tune --lib
 	$(PYTHON) -m pytest -q tests/python
 
 venv:

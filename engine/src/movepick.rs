@@ -11,7 +11,7 @@
 use crate::board::Position;
 use crate::defs::MAX_PLY;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::{HISTORY_BONUS_SCALE, HISTORY_MAX, HISTORY_MAX_BONUS};
+use crate::params::tp;
 use crate::see::SEE_VALUE;
 use crate::types::{Color, Move, PieceType};
 
@@ -39,7 +39,7 @@ impl Default for Histories {
 /// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_MAX_BONUS)
+    (depth * depth * tp!(HISTORY_BONUS_SCALE)).min(tp!(HISTORY_MAX_BONUS))
 }
 
 impl Histories {
@@ -60,7 +60,7 @@ impl Histories {
     pub fn update_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
         let entry = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
         let h = *entry as i32;
-        *entry = (h + bonus - h * bonus.abs() / HISTORY_MAX) as i16;
+        *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
     }
 
     /// The butterfly score of a quiet move.

@@ -392,6 +392,87 @@ pub const TEMPO: S = S(16, 6);
 // Search
 // ---------------------------------------------------------------------------------------
 
+/// Declares the search's tunable numbers. Each is a constant; with the `tune` feature each
+/// is also a [`Tunable`] in `tune` that UCI `setoption` changes at run time (for SPSA,
+/// `tools/spsa.py`), with the range given here. The search reads them through [`tp!`], so
+/// the shipped build, without the feature, compiles the constants in.
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $value:literal, $min:literal..=$max:literal;)*) => {
+        $($(#[doc = $doc])* pub const $name: $ty = $value;)*
+
+        /// The tunables as run-time values (the `tune` feature), listed and set by name.
+        #[cfg(feature = "tune")]
+        pub mod tune {
+            use super::Tunable;
+            $(
+                #[allow(missing_docs)]
+                pub static $name: Tunable = Tunable::new(stringify!($name), super::$name as i32, $min, $max);
+            )*
+            /// Every tunable.
+            pub static ALL: &[&Tunable] = &[$(&$name),*];
+            /// Each tunable's current value as its constant's type (what [`tp!`] reads).
+            pub mod typed {
+                $(
+                    #[allow(missing_docs, non_snake_case)]
+                    #[inline(always)]
+                    pub fn $name() -> $ty {
+                        super::$name.get() as $ty
+                    }
+                )*
+            }
+        }
+    };
+}
+
+/// A tunable's value: its constant, or with the `tune` feature what `setoption` set.
+macro_rules! tp {
+    ($name:ident) => {{
+        #[cfg(not(feature = "tune"))]
+        let value = $crate::params::$name;
+        #[cfg(feature = "tune")]
+        let value = $crate::params::tune::typed::$name();
+        value
+    }};
+}
+pub(crate) use tp;
+
+/// A search number settable at run time (the `tune` feature): name, default and range.
+#[cfg(feature = "tune")]
+pub struct Tunable {
+    /// The constant's name, also the UCI option's.
+    pub name: &'static str,
+    /// The constant's value.
+    pub default: i32,
+    /// Smallest value `set` accepts.
+    pub min: i32,
+    /// Largest value `set` accepts.
+    pub max: i32,
+    value: core::sync::atomic::AtomicI32,
+}
+
+#[cfg(feature = "tune")]
+impl Tunable {
+    /// A tunable at its default.
+    pub const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Tunable {
+        Tunable { name, default, min, max, value: core::sync::atomic::AtomicI32::new(default) }
+    }
+
+    /// The current value.
+    #[inline(always)]
+    pub fn get(&self) -> i32 {
+        self.value.load(core::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets the value; false (and unchanged) outside `min..=max`.
+    pub fn set(&self, value: i32) -> bool {
+        let ok = (self.min..=self.max).contains(&value);
+        if ok {
+            self.value.store(value, core::sync::atomic::Ordering::Relaxed);
+        }
+        ok
+    }
+}
+
 /// Two ways to re-search when the score falls outside the aspiration window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Aspiration {
@@ -407,72 +488,93 @@ pub enum Aspiration {
 
 /// How an aspiration failure is re-searched (see [`Aspiration`] for the match results).
 pub const ASPIRATION: Aspiration = Aspiration::WholeIteration;
-/// Aspiration windows start at this depth ...
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// ... with this half-width around the previous score, doubled on each failure ...
-pub const ASPIRATION_DELTA: i32 = 20;
-/// ... until it exceeds this, when the window opens fully.
-pub const ASPIRATION_MAX_DELTA: i32 = 800;
+tunables! {
+    /// Aspiration windows start at this depth ...
+    ASPIRATION_MIN_DEPTH: i32 = 5, 3..=9;
+    /// ... with this half-width around the previous score, doubled on each failure ...
+    ASPIRATION_DELTA: i32 = 20, 5..=60;
+    /// ... until it exceeds this, when the window opens fully.
+    ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
 
-/// Reverse futility pruning: deepest depth, and margin per depth.
-pub const RFP_DEPTH: i32 = 8;
-/// Reverse futility margin per ply (less when the eval is improving).
-pub const RFP_MARGIN: i32 = 75;
+    /// Reverse futility pruning: deepest depth, and margin per depth.
+    RFP_DEPTH: i32 = 8, 4..=12;
+    /// Reverse futility margin per ply (less when the eval is improving).
+    RFP_MARGIN: i32 = 75, 30..=150;
 
-/// Null-move pruning: shallowest depth.
-pub const NMP_DEPTH: i32 = 3;
-/// Null-move base reduction.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// Extra null-move reduction per this many plies of depth.
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// Extra null-move reduction per this much eval above beta (at most 3).
-pub const NMP_EVAL_DIVISOR: i32 = 200;
+    /// Null-move pruning: shallowest depth.
+    NMP_DEPTH: i32 = 3, 1..=6;
+    /// Null-move base reduction.
+    NMP_BASE_REDUCTION: i32 = 3, 1..=6;
+    /// Extra null-move reduction per this many plies of depth.
+    NMP_DEPTH_DIVISOR: i32 = 4, 2..=8;
+    /// Extra null-move reduction per this much eval above beta (at most 3).
+    NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
 
-/// Internal iterative reduction without a TT move from this depth.
-pub const IIR_DEPTH: i32 = 4;
+    /// Internal iterative reduction without a TT move from this depth.
+    IIR_DEPTH: i32 = 4, 2..=8;
 
-/// Late-move pruning: deepest depth.
-pub const LMP_DEPTH: i32 = 8;
-/// Futility pruning of quiets: deepest depth, base margin, margin per depth.
-pub const FUTILITY_DEPTH: i32 = 8;
-/// Futility base margin.
-pub const FUTILITY_BASE: i32 = 90;
-/// Futility margin per ply.
-pub const FUTILITY_PER_DEPTH: i32 = 100;
-/// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
-pub const SEE_QUIET_MARGIN: i32 = -25;
-/// SEE pruning of captures per ply.
-pub const SEE_NOISY_MARGIN: i32 = -90;
-/// SEE pruning deepest depth.
-pub const SEE_PRUNE_DEPTH: i32 = 8;
+    /// Late-move pruning: deepest depth.
+    LMP_DEPTH: i32 = 8, 3..=12;
+    /// Futility pruning of quiets: deepest depth, base margin, margin per depth.
+    FUTILITY_DEPTH: i32 = 8, 3..=12;
+    /// Futility base margin.
+    FUTILITY_BASE: i32 = 90, 0..=250;
+    /// Futility margin per ply.
+    FUTILITY_PER_DEPTH: i32 = 100, 30..=200;
+    /// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
+    SEE_QUIET_MARGIN: i32 = -25, -100..=0;
+    /// SEE pruning of captures per ply.
+    SEE_NOISY_MARGIN: i32 = -90, -200..=-10;
+    /// SEE pruning deepest depth.
+    SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
-/// Late-move reductions from this depth ...
-pub const LMR_DEPTH: i32 = 3;
-/// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
-pub const LMR_BASE: i32 = 75;
-/// LMR divisor in hundredths.
-pub const LMR_DIVISOR: i32 = 225;
-/// History score worth one ply of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+    /// Late-move reductions from this depth ...
+    LMR_DEPTH: i32 = 3, 2..=5;
+    /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
+    LMR_BASE: i32 = 75, 0..=200;
+    /// LMR divisor in hundredths.
+    LMR_DIVISOR: i32 = 225, 100..=400;
+    /// History score worth one ply of reduction.
+    LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
-/// Quiescence delta pruning margin.
-pub const DELTA_MARGIN: i32 = 200;
+    /// Quiescence delta pruning margin.
+    DELTA_MARGIN: i32 = 200, 50..=400;
 
-/// Largest history value (gravity keeps entries inside ±this).
-pub const HISTORY_MAX: i32 = 16384;
-/// History bonus is min(depth² * SCALE, MAX_BONUS).
-pub const HISTORY_BONUS_SCALE: i32 = 16;
-/// Cap of one history update.
-pub const HISTORY_MAX_BONUS: i32 = 1600;
+    /// Largest history value (gravity keeps entries inside ±this).
+    HISTORY_MAX: i32 = 16384, 4096..=32000;
+    /// History bonus is min(depth² * SCALE, MAX_BONUS).
+    HISTORY_BONUS_SCALE: i32 = 16, 4..=64;
+    /// Cap of one history update.
+    HISTORY_MAX_BONUS: i32 = 1600, 400..=4000;
 
-/// Time management: moves the remaining time is spread over when no moves-to-go is given.
-/// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)
-pub const TIME_MOVES_LEFT: u64 = 40;
-/// Share of the increment added to the per-move target, in percent.
-pub const TIME_INCREMENT_PERCENT: u64 = 75;
-/// Hard limit as a multiple of the soft target ...
-pub const TIME_HARD_FACTOR: u64 = 3;
-/// ... but never more than this percentage of the remaining time.
-pub const TIME_MAX_PERCENT: u64 = 20;
+    /// Time management: moves the remaining time is spread over when no moves-to-go is given.
+    /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)
+    TIME_MOVES_LEFT: u64 = 40, 15..=80;
+    /// Share of the increment added to the per-move target, in percent.
+    TIME_INCREMENT_PERCENT: u64 = 75, 30..=100;
+    /// Hard limit as a multiple of the soft target ...
+    TIME_HARD_FACTOR: u64 = 3, 2..=6;
+    /// ... but never more than this percentage of the remaining time.
+    TIME_MAX_PERCENT: u64 = 20, 8..=40;
+}
+
 /// Nodes between clock and input checks.
 pub const CHECK_EVERY_NODES: u64 = 1024;
+
+#[cfg(all(test, feature = "tune"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_start_at_their_constants_and_keep_to_their_ranges() {
+        assert!(tune::ALL.iter().all(|t| t.get() == t.default && t.min <= t.default && t.default <= t.max));
+        assert_eq!(tune::RFP_MARGIN.default, RFP_MARGIN);
+        assert!(tune::FUTILITY_BASE.set(120));
+        assert_eq!(tp!(FUTILITY_BASE), 120);
+        assert!(!tune::FUTILITY_BASE.set(tune::FUTILITY_BASE.max + 1));
+        assert_eq!(tp!(FUTILITY_BASE), 120);
+        let moves_left: u64 = tp!(TIME_MOVES_LEFT); // typed as the constant
+        assert_eq!(moves_left, TIME_MOVES_LEFT);
+        assert!(tune::FUTILITY_BASE.set(FUTILITY_BASE));
+    }
+}

@@ -145,30 +145,47 @@ const fn ln_hundredths(x: u32) -> i32 {
     log2_x100 * 69 / 100
 }
 
-/// Late-move reductions by depth and move number: `LMR_BASE + ln(depth) * ln(moves) /
-/// LMR_DIVISOR`, in plies. Built at compile time, so it costs no code (4 KiB of a table
-/// that compresses to a few hundred bytes).
+/// Late-move reduction in plies at `depth` for the `moves`-th move:
+/// `(base + ln(depth) * ln(moves) / divisor) / 100`, clamped to 0..=63.
+const fn lmr_plies(depth: u32, moves: u32, base: i32, divisor: i32) -> u8 {
+    let plies = (base + ln_hundredths(depth) * ln_hundredths(moves) / divisor) / 100;
+    if plies < 0 {
+        0
+    } else if plies > 63 {
+        63
+    } else {
+        plies as u8
+    }
+}
+
+/// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
+/// `LMR_DIVISOR`). Built at compile time, so it costs no code (4 KiB of a table that
+/// compresses to a few hundred bytes).
+#[cfg(not(feature = "tune"))]
 static LMR: [[u8; 64]; 64] = {
     let mut table = [[0u8; 64]; 64];
     let mut d = 1;
     while d < 64 {
         let mut m = 1;
         while m < 64 {
-            let v = LMR_BASE + ln_hundredths(d as u32) * ln_hundredths(m as u32) / LMR_DIVISOR;
-            let plies = v / 100;
-            table[d][m] = if plies < 0 {
-                0
-            } else if plies > 63 {
-                63
-            } else {
-                plies as u8
-            };
+            table[d][m] = lmr_plies(d as u32, m as u32, LMR_BASE, LMR_DIVISOR);
             m += 1;
         }
         d += 1;
     }
     table
 };
+
+/// The late-move reduction of the `moves`-th move at `depth` (from the table; computed
+/// from the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
+#[inline(always)]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
+    #[cfg(feature = "tune")]
+    return lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR)).into();
+    #[cfg(not(feature = "tune"))]
+    LMR[d][m].into()
+}
 
 impl Searcher {
     /// A searcher over a transposition table.
@@ -268,8 +285,8 @@ impl Searcher {
             // Aspiration windows: search a narrow window around the last score, which cuts
             // more; on failure widen the failing side, doubling delta, and search the
             // iteration again (or let the root widen per move, see `Aspiration`).
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+            let mut delta = tp!(ASPIRATION_DELTA);
+            let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
             } else {
                 (-INFINITY, INFINITY)
@@ -295,7 +312,7 @@ impl Searcher {
                     break Some(s);
                 }
                 delta *= 2;
-                if delta > ASPIRATION_MAX_DELTA {
+                if delta > tp!(ASPIRATION_MAX_DELTA) {
                     alpha = -INFINITY;
                     beta = INFINITY;
                 }
@@ -548,8 +565,8 @@ impl Searcher {
         if !pv_node && !in_check {
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not drop it below.
-            if depth <= RFP_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            if depth <= tp!(RFP_DEPTH)
+                && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
@@ -559,16 +576,16 @@ impl Searcher {
             // too. Not without pieces (zugzwang) and not twice in a row. The extra
             // reduction for an eval far above beta is capped at one ply: more hid quiet
             // mates after sacrifices (WAC 266 → 271).
-            if depth >= NMP_DEPTH
+            if depth >= tp!(NMP_DEPTH)
                 && eval >= beta
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(1);
+                let r = tp!(NMP_BASE_REDUCTION)
+                    + depth / tp!(NMP_DEPTH_DIVISOR)
+                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(1);
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
@@ -586,7 +603,7 @@ impl Searcher {
 
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
-        if depth >= IIR_DEPTH && tt_move == Move::NONE {
+        if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE {
             depth -= 1;
         }
 
@@ -617,20 +634,21 @@ impl Searcher {
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
-                    if depth <= LMP_DEPTH && moves_searched >= lmp_limit {
+                    if depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit {
                         continue;
                     }
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                     if !in_check
-                        && depth <= FUTILITY_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        && depth <= tp!(FUTILITY_DEPTH)
+                        && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha
                     {
                         continue;
                     }
-                    if depth <= SEE_PRUNE_DEPTH && !pos.see_ge(m, SEE_QUIET_MARGIN * depth * depth) {
+                    if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * depth * depth)
+                    {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_DEPTH && !pos.see_ge(m, SEE_NOISY_MARGIN * depth) {
+                } else if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth) {
                     continue;
                 }
             }
@@ -652,12 +670,13 @@ impl Searcher {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_DEPTH && moves_searched > pv_node as usize && quiet && !child.in_check() {
-                    let mut r = LMR[depth.min(63) as usize][moves_searched.min(63)] as i32;
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
+                {
+                    let mut r = lmr(depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.butterfly(us, m) / LMR_HISTORY_DIVISOR;
+                    r -= self.histories.butterfly(us, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -674,7 +693,7 @@ impl Searcher {
             // beta raised, doubling delta each time, so one iteration never restarts. Off by
             // default: −15.6 ± 34.6 Elo against whole-iteration re-search (200 games).
             if root && self.aspiration == Aspiration::PerRootMove {
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = tp!(ASPIRATION_DELTA);
                 while !self.stopped {
                     let fail_high = score >= beta && beta < INFINITY;
                     if fail_high {
@@ -688,7 +707,7 @@ impl Searcher {
                         break;
                     }
                     delta *= 2;
-                    if delta > ASPIRATION_MAX_DELTA {
+                    if delta > tp!(ASPIRATION_MAX_DELTA) {
                         if fail_high {
                             beta = INFINITY;
                         } else {
@@ -813,7 +832,7 @@ impl Searcher {
                 let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
                 if static_eval
                     + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
-                    + DELTA_MARGIN
+                    + tp!(DELTA_MARGIN)
                     <= alpha
                 {
                     continue;

@@ -58,16 +58,17 @@ impl TimeManager {
         };
         // What we may spend at most: the clock minus the reserve, never below 1 ms.
         let available = time.saturating_sub(overhead).max(1);
-        let moves_left = limits.moves_to_go.unwrap_or(TIME_MOVES_LEFT).clamp(1, TIME_MOVES_LEFT);
-        let soft = (available / moves_left + limits.increment * TIME_INCREMENT_PERCENT / 100).min(available);
+        let moves_left = limits.moves_to_go.unwrap_or(tp!(TIME_MOVES_LEFT)).clamp(1, tp!(TIME_MOVES_LEFT));
+        let soft =
+            (available / moves_left + limits.increment * tp!(TIME_INCREMENT_PERCENT) / 100).min(available);
         // At most a fixed share of the bank plus this move's increment: with little time left
         // the increment (or the harness's free 0.1 s) is still worth spending.
         let hard_cap = if moves_left == 1 {
             available
         } else {
-            (available * TIME_MAX_PERCENT / 100 + limits.increment).min(available)
+            (available * tp!(TIME_MAX_PERCENT) / 100 + limits.increment).min(available)
         };
-        let hard = (soft * TIME_HARD_FACTOR).min(hard_cap).max(1);
+        let hard = (soft * tp!(TIME_HARD_FACTOR)).min(hard_cap).max(1);
         let soft = soft.clamp(1, hard);
         TimeManager { soft_base: soft, soft, hard, timed: true }
     }

@@ -42,6 +42,15 @@ pub trait Output {
     fn flush(&mut self) {}
 }
 
+/// Writes a signed number (tunables' ranges).
+#[cfg(feature = "tune")]
+fn signed(out: &mut dyn Output, n: i32) -> &mut dyn Output {
+    if n < 0 {
+        out.put("-");
+    }
+    out.num(u64::from(n.unsigned_abs()))
+}
+
 impl dyn Output + '_ {
     /// Appends text; chainable.
     pub fn put(&mut self, text: &str) -> &mut Self {
@@ -146,6 +155,13 @@ impl Uci {
                 out.put("option name Move Overhead type spin default ").num(DEFAULT_MOVE_OVERHEAD);
                 out.put(" min 0 max 5000\n");
                 out.put("option name Kaggle Rules type check default false\n");
+                #[cfg(feature = "tune")]
+                for t in minnow_engine::params::tune::ALL {
+                    out.put("option name ").put(t.name).put(" type spin default ");
+                    signed(out, t.default).put(" min ");
+                    signed(out, t.min).put(" max ");
+                    signed(out, t.max).put("\n");
+                }
                 out.put("uciok\n");
                 Flow::Continue
             }
@@ -428,6 +444,17 @@ impl Uci {
                 }
             }
         } else {
+            #[cfg(feature = "tune")]
+            if let Some(t) =
+                minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
+            {
+                if !value.and_then(|v| v.parse().ok()).is_some_and(|v| t.set(v)) {
+                    error(out).put("setoption: ").put(t.name).put(" must be a number from ");
+                    signed(out, t.min).put(" to ");
+                    signed(out, t.max).put("\n");
+                }
+                return;
+            }
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
         }
     }

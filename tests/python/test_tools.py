@@ -366,3 +366,31 @@ def test_bank_curve_medians_and_the_minimum_of_games(tmp_path):
     picture = bank_curve.svg({"a": rows, "b": []}, "t")
     assert picture.startswith("<svg") and picture.count("<polyline") == 1
     assert "move 1: 10.00 s (6)" in bank_curve.summary(rows)
+
+
+# --- SPSA (spsa.py) -------------------------------------------------------------------
+
+
+def test_spsa_schedule_ends_at_c_end_and_r_end_and_moves_theta_towards_the_winner():
+    import spsa
+
+    p = spsa.Param("X", 100, 0, 200, c_end=10.0, r_end=0.002)
+    c_k, r_k = p.step(500, 500)
+    assert c_k == pytest.approx(10.0)
+    assert r_k == pytest.approx(0.002)
+    c_1, _ = p.step(1, 500)
+    assert c_1 > c_k  # the perturbation shrinks over the run
+    q = spsa.Param("Y", 5, 0, 10, c_end=1.0, r_end=0.002)
+    theta = spsa.spsa_update([100.0, 5.0], [p, q], [1, -1], 1, 500, result=2)
+    assert theta[0] > 100.0 and theta[1] < 5.0  # plus won: both move the way plus was
+    theta = spsa.spsa_update([199.99, 0.0], [p, q], [1, -1], 1, 500, result=1000)
+    assert theta == [200.0, 0.0]  # clamped to the ranges
+
+
+def test_spsa_rejects_unknown_parameters():
+    import spsa
+
+    with pytest.raises(SystemExit, match="not a tunable"):
+        spsa.parse_params("NOPE", {"RFP_MARGIN": (75, 30, 150)}, 0.002)
+    [p] = spsa.parse_params("RFP_MARGIN", {"RFP_MARGIN": (75, 30, 150)}, 0.002)
+    assert (p.default, p.low, p.high, p.c_end) == (75, 30, 150, 6.0)
