@@ -191,31 +191,26 @@ impl Searcher {
     /// A searcher over a transposition table.
     #[inline(never)]
     pub fn new(tt: Table) -> Searcher {
-        Searcher {
-            tt,
-            histories: Histories::default(),
-            rules: Rules::Fide,
-            aspiration: ASPIRATION,
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            quit: false,
-            pondering: false,
-            limits: Limits::default(),
-            overhead: 0,
-            time: TimeManager::new(&Limits::default(), 0),
-            start_ms: 0,
-            pv: [[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            root_pv: [Move::NONE; MAX_PLY + 1],
-            root_pv_len: 0,
-            stack: [PlyState::default(); MAX_PLY + 2],
-            keys: [0; MAX_HISTORY + MAX_PLY + 2],
-            root_index: 0,
-            root_depth: 0,
-            root_nodes: [0; 4096],
-            #[cfg(feature = "nnue")]
-            acc: [Accumulator([[0; crate::nnue::HIDDEN]; 2]); MAX_PLY + 2],
+        // Zeroed memory and then the fields for which zero is not the value wanted (or not
+        // a valid one): one memset instead of storing every table's zeros one by one
+        // (about 5 KB of code, 700 B compressed, for the ~110 KB of tables).
+        let mut fresh = core::mem::MaybeUninit::<Searcher>::zeroed();
+        let p = fresh.as_mut_ptr();
+        // SAFETY: `p` points to a zeroed, properly aligned Searcher. The fields written here
+        // are all those whose type is a reference, an enum or an `Option` (a zeroed
+        // reference is invalid; enum and `Option` layouts are not guaranteed). Every other
+        // field is an integer, a bool, or an array or struct of them (`Move` is a `u16`,
+        // `PlyState` and `Accumulator` hold integers, `Histories` holds integer tables and
+        // `Move`s), for which all-zero bytes are valid and are the values a fresh searcher
+        // starts from (`Move::NONE` is 0). So the value is fully initialised when
+        // `assume_init` runs.
+        unsafe {
+            (&raw mut (*p).tt).write(tt);
+            (&raw mut (*p).rules).write(Rules::Fide);
+            (&raw mut (*p).aspiration).write(ASPIRATION);
+            (&raw mut (*p).limits).write(Limits::default());
+            (&raw mut (*p).time).write(TimeManager::new(&Limits::default(), 0));
+            fresh.assume_init()
         }
     }
 
