@@ -289,9 +289,10 @@ def test_better_side_avoids_capturing_into_two_knights_v_king(agent_dir, monkeyp
     fen = "4k3/8/8/8/8/4p3/8/2NNK3 w - - 0 60"  # Nxe3 leaves K+N+N v K: a harness draw
     fide = load_agent(agent_dir, MINNOW_KAGGLE_RULES="0")
     white, black, board, plies = outcome(play(fen, [fide, "random"], monkeypatch, steps=9))
-    # FIDE rules take the pawn (the hand-crafted evaluation at once, the network after one
-    # more move): the harness draws K+N+N v K on the spot.
-    assert (white, black) == (0.5, 0.5) and plies in (1, 3)
+    # FIDE rules take the pawn within the test's few moves (when depends on the evaluation:
+    # the hand-crafted one at once, gen1 a move later, gen2 two moves later), and the
+    # harness draws K+N+N v K on the spot, after our (white's) capture.
+    assert (white, black) == (0.5, 0.5) and plies % 2 == 1
     assert board.split()[0].lower().count("n") == 2 and "p" not in board.split()[0].lower()
     kaggle = load_agent(agent_dir)
     steps = play(fen, [kaggle, "random"], monkeypatch, steps=9)
