@@ -42,15 +42,6 @@ pub trait Output {
     fn flush(&mut self) {}
 }
 
-/// Writes a signed number (tunables' ranges).
-#[cfg(feature = "tune")]
-fn signed(out: &mut dyn Output, n: i32) -> &mut dyn Output {
-    if n < 0 {
-        out.put("-");
-    }
-    out.num(u64::from(n.unsigned_abs()))
-}
-
 impl dyn Output + '_ {
     /// Appends text; chainable.
     pub fn put(&mut self, text: &str) -> &mut Self {
@@ -63,6 +54,14 @@ impl dyn Output + '_ {
         let mut s = arrayvec::ArrayString::<20>::new();
         minnow_engine::defs::push_number(&mut s, n);
         self.put(&s)
+    }
+
+    /// Appends a signed decimal number; chainable.
+    pub fn signed(&mut self, n: i32) -> &mut Self {
+        if n < 0 {
+            self.put("-");
+        }
+        self.num(u64::from(n.unsigned_abs()))
     }
 }
 
@@ -157,10 +156,8 @@ impl Uci {
                 out.put("option name Kaggle Rules type check default false\n");
                 #[cfg(feature = "tune")]
                 for t in minnow_engine::params::tune::ALL {
-                    out.put("option name ").put(t.name).put(" type spin default ");
-                    signed(out, t.default).put(" min ");
-                    signed(out, t.min).put(" max ");
-                    signed(out, t.max).put("\n");
+                    out.put("option name ").put(t.name).put(" type spin default ").signed(t.default);
+                    out.put(" min ").signed(t.min).put(" max ").signed(t.max).put("\n");
                 }
                 out.put("uciok\n");
                 Flow::Continue
@@ -449,9 +446,8 @@ impl Uci {
                 minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
             {
                 if !value.and_then(|v| v.parse().ok()).is_some_and(|v| t.set(v)) {
-                    error(out).put("setoption: ").put(t.name).put(" must be a number from ");
-                    signed(out, t.min).put(" to ");
-                    signed(out, t.max).put("\n");
+                    error(out).put("setoption: ").put(t.name).put(" must be a number from ").signed(t.min);
+                    out.put(" to ").signed(t.max).put("\n");
                 }
                 return;
             }
@@ -542,17 +538,9 @@ impl SearchHost for UciHost<'_> {
         if r.score.abs() >= minnow_engine::tt::MATE_BOUND {
             let plies = MATE - r.score.abs();
             let moves = (plies + 1) / 2;
-            out.put(" score mate ");
-            if r.score < 0 {
-                out.put("-");
-            }
-            out.num(moves as u64);
+            out.put(" score mate ").signed(if r.score < 0 { -moves } else { moves });
         } else {
-            out.put(" score cp ");
-            if r.score < 0 {
-                out.put("-");
-            }
-            out.num(r.score.unsigned_abs() as u64);
+            out.put(" score cp ").signed(r.score);
         }
         match r.bound {
             Bound::Lower => {
