@@ -309,7 +309,6 @@ def play(args, index: int, opponent, work: Path) -> dict:
         points = float(steps[-1][us].reward or 0)
     ours_times = [log[us]["duration"] for log in env.logs if len(log) > us and "duration" in log[us]]
     # The overage we had left after each of our moves (the observation after the move).
-    overage = [s[us].observation.remainingOverageTime for s in steps[1:]]
     banks = [float(steps[i + 1][us].observation.remainingOverageTime)
              for i in range(len(steps) - 1) if steps[i][us].status == "ACTIVE"]
     reason = termination(steps, us)
@@ -325,7 +324,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "reason": reason,
         "plies": len(steps) - 1,
         "times": ours_times,
-        "min_overage": min(overage) if overage else 10.0,
+        "min_overage": min(banks) if banks else 10.0,
         "banks": banks,
         "peak_kib": peak,
         "pgn": game_pgn(steps, names, seed, result, reason),
