@@ -13,4 +13,4 @@ pub use minnow_engine::{
     Bitboard, CastlingRights, Color, Move, Piece, PieceType, Position, Square, attacks, board, defs, eval,
     movegen, movepick, nnue, params, perft, rules, search, see, tablegen, time, tt, types,
 };
-pub use minnow_frontend::{bench, fen, uci};
+pub use minnow_frontend::{bench, book, fen, uci};

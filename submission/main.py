@@ -9,7 +9,7 @@ dies, hangs or answers nonsense we restart it, and failing that pick a legal mov
 Environment (all optional): MINNOW_RESERVE_MS (the least latency reserve, default 30 ms; the
 reserve follows the median latency of recent moves, so it goes up and down with the
 network and one hiccup does not move it), MINNOW_DIR (where the engine is),
-MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons).
+MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_OWN_BOOK=0 (no opening book).
 """
 
 import atexit
@@ -25,6 +25,7 @@ LOADED = time.perf_counter()  # the harness execs us inside our first timed call
 
 RESERVE_MS = int(os.environ.get("MINNOW_RESERVE_MS", "30"))
 KAGGLE_RULES = os.environ.get("MINNOW_KAGGLE_RULES", "1") != "0"  # 0: FIDE draws (for comparisons)
+OWN_BOOK = os.environ.get("MINNOW_OWN_BOOK", "1") != "0"  # 0: no opening book (for comparisons)
 DELAY_MS = 100  # the harness's free, non-banked time per move (actTimeout)
 BANK_MS = 10000  # the overage a game starts with: no observation can honestly give more
 LATENCY_WINDOW = 9  # recent latency samples whose median sets the reserve
@@ -123,9 +124,9 @@ class Engine:
         self.buf = b""
         self.errors = 0  # `info string error` lines seen by `wait`
         self.send(
-            "uci\nsetoption name Hash value 1\nsetoption name Ponder value true\n"
+            "uci\nsetoption name Hash value 1\nsetoption name Ponder value true\nsetoption name OwnBook value %s\n"
             "setoption name Kaggle Rules value %s\nsetoption name Move Overhead value 5\nisready"
-            % ("true" if KAGGLE_RULES else "false")
+            % ("true" if OWN_BOOK else "false", "true" if KAGGLE_RULES else "false")
         )
         if self.wait("readyok", time.perf_counter() + timeout) is None:
             self.kill()

@@ -5,6 +5,7 @@
 //! never stops the engine: it is answered with `info string error: …` and ignored.
 
 use crate::bench::{BENCH_DEPTH, BENCH_POSITIONS};
+use crate::book;
 use crate::fen::Fen;
 use arrayvec::ArrayVec;
 use minnow_engine::board::Position;
@@ -12,7 +13,7 @@ use minnow_engine::defs::{MATE, STARTPOS};
 use minnow_engine::movegen::parse_uci_move;
 use minnow_engine::perft;
 use minnow_engine::rules::Rules;
-use minnow_engine::search::{MAX_HISTORY, Poll, Report, SearchHost, Searcher};
+use minnow_engine::search::{MAX_HISTORY, Poll, Report, SearchHost, SearchResult, Searcher};
 use minnow_engine::time::Limits;
 use minnow_engine::tt::{Bound, Bucket, Table};
 use minnow_engine::types::Move;
@@ -115,6 +116,8 @@ pub struct Uci {
     history: ArrayVec<u64, MAX_HISTORY>,
     searcher: Searcher,
     ponder: bool,
+    /// `OwnBook`: answer from the opening book in a game's first moves ([`book`]).
+    own_book: bool,
     move_overhead: u64,
 }
 
@@ -130,6 +133,7 @@ impl Uci {
             history: ArrayVec::new(),
             searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
             ponder: false,
+            own_book: false,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
         }
     }
@@ -151,6 +155,7 @@ impl Uci {
                 out.put(" min 1 max ").num(self.searcher.tt.max_mib() as u64).put("\n");
                 out.put("option name Threads type spin default 1 min 1 max 1\n");
                 out.put("option name Ponder type check default false\n");
+                out.put("option name OwnBook type check default false\n");
                 out.put("option name Move Overhead type spin default ").num(DEFAULT_MOVE_OVERHEAD);
                 out.put(" min 0 max 5000\n");
                 out.put("option name Kaggle Rules type check default false\n");
@@ -359,10 +364,24 @@ impl Uci {
             }
         }
         out.flush();
-        let mut host = UciHost { out, env, quiet: false };
-        let result =
-            self.searcher.search(&self.position, &self.history, limits, self.move_overhead, &mut host);
-        let out = host.out;
+        // In book: answer at once (not for a ponder or infinite search, which must wait for
+        // `ponderhit` or `stop`), expecting the book's answer to our move, if it has one.
+        let in_book =
+            if self.own_book && self.moves.len() < book::BOOK_PLIES && !limits.ponder && !limits.infinite {
+                book::probe(book::BOOK, &self.position)
+            } else {
+                None
+            };
+        let result = if let Some(best) = in_book {
+            let mut next = self.position;
+            next.make(best);
+            out.put("info string book ").put(&best.uci()).put("\n");
+            let ponder = book::probe(book::BOOK, &next).unwrap_or(Move::NONE);
+            SearchResult { best, ponder, score: 0, depth: 0, nodes: 0, quit: false }
+        } else {
+            let mut host = UciHost { out: &mut *out, env, quiet: false };
+            self.searcher.search(&self.position, &self.history, limits, self.move_overhead, &mut host)
+        };
         out.put("bestmove ");
         if result.best == Move::NONE {
             out.put("0000");
@@ -421,6 +440,13 @@ impl Uci {
                 Some(on) => self.ponder = on,
                 None => {
                     error(out).put("setoption: Ponder must be true or false\n");
+                }
+            }
+        } else if name.eq_ignore_ascii_case("OwnBook") {
+            match check {
+                Some(on) => self.own_book = on,
+                None => {
+                    error(out).put("setoption: OwnBook must be true or false\n");
                 }
             }
         } else if name.eq_ignore_ascii_case("Move Overhead") {

@@ -21,16 +21,16 @@
 //! count. It is also resumable: `FILE.progress` records how many games and bytes are
 //! complete; run the same command again and it truncates `FILE` to that and goes on.
 
-use minnow::Position;
 use minnow::fen::Fen;
 use minnow::search::Searcher;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
 use minnow_dev::format::{RECORD_BYTES, Record};
+use minnow_dev::openings::read_openings;
 use minnow_dev::rng::Rng;
 use minnow_dev::selfplay::play_game;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -48,24 +48,6 @@ struct Config {
     seed: u64,
     openings: PathBuf,
     hash_mib: usize,
-}
-
-/// The positions of an EPD or FEN file, one a line (bad lines are reported and skipped).
-fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (n, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        if fields.len() < 4 {
-            continue;
-        }
-        match Position::from_fen(&fields.join(" ")) {
-            Ok(pos) => out.push(pos),
-            Err(e) => eprintln!("datagen: {}:{}: skipped: {e}", path.display(), n + 1),
-        }
-    }
-    Ok(out)
 }
 
 fn progress_path(out: &Path) -> PathBuf {
