@@ -37,7 +37,7 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
 FILTERS = [
     {"id": lzma.FILTER_X86},
-    {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 0, "lp": 0, "pb": 0, "dict_size": 1 << 18},
+    {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0, "dict_size": 1 << 18},
 ]
 
 
