@@ -8,7 +8,7 @@
 //! ([`Accumulator::after`]) and never rebuilds them except at the root. The output is
 //! `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them + b`, scaled to centipawns.
 //!
-//! The net is embedded at compile time: `nets/gen2.nnue`, or the file the `MINNOW_NET`
+//! The net is embedded at compile time: `nets/gen3.nnue`, or the file the `MINNOW_NET`
 //! environment variable names when the engine is built (`engine/build.rs`; format and
 //! training: the trainer, `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its header is checked at compile
 //! time, so a net of the wrong shape is a build error, never a wrong evaluation. The file
@@ -61,7 +61,7 @@ const _: () = {
     let net = net_file!();
     assert!(
         net.len() == NET_LEN,
-        "the net (nets/gen2.nnue or MINNOW_NET): wrong length for HIDDEN and BUCKETS"
+        "the net (nets/gen3.nnue or MINNOW_NET): wrong length for HIDDEN and BUCKETS"
     );
     assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'3', "the net: not an MNN3 net");
     assert!(
