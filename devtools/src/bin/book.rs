@@ -51,8 +51,11 @@ fn settings_line(g: &Grow) -> String {
     )
 }
 
-/// Parses one opening's line: (index, nodes, [(move, value, answer)]) with moves in UCI.
-fn parse_line(line: &str) -> Option<(usize, u64, Vec<(String, i32, String)>)> {
+/// One candidate of a tree line: (move, backed-up value, answer), moves in UCI.
+type CandidateText = (String, i32, String);
+
+/// Parses one opening's line: (index, nodes, candidates).
+fn parse_line(line: &str) -> Option<(usize, u64, Vec<CandidateText>)> {
     let mut fields = line.split('\t');
     let index = fields.next()?.parse().ok()?;
     let nodes = fields.next()?.parse().ok()?;
