@@ -244,14 +244,8 @@ pub fn move_index(pos: &Position, mv: Move) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use crate::selfplay::tool_searcher;
     use minnow::book::probe;
-    use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
-
-    fn searcher() -> Box<Searcher> {
-        let storage: &'static mut [Bucket] =
-            Box::leak(vec![Bucket::EMPTY; BUCKETS_PER_MIB].into_boxed_slice());
-        Box::new(Searcher::new(Table::new(storage, 1)))
-    }
 
     /// Random positions a few plies from the start, all different.
     fn positions(n: usize) -> Vec<Position> {
@@ -338,8 +332,8 @@ mod tests {
     fn trees_are_deterministic_and_backed_up() {
         let cfg = TreeConfig { width: 2, plies: 2, select_nodes: 300, leaf_nodes: 2000 };
         let opening = positions(1)[0];
-        let a = grow_opening(&mut searcher(), Rules::Kaggle, &opening, cfg);
-        let mut s = searcher();
+        let a = grow_opening(&mut tool_searcher(1), Rules::Kaggle, &opening, cfg);
+        let mut s = tool_searcher(1);
         // A used searcher gives the same tree: it is cleared first.
         let _ = grow_opening(&mut s, Rules::Kaggle, &Position::startpos(), cfg);
         let b = grow_opening(&mut s, Rules::Kaggle, &opening, cfg);

@@ -6,6 +6,7 @@ use minnow::movegen::legal_move_list;
 use minnow::rules::Rules;
 use minnow::search::{MATE, MAX_PLY, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
+use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
 use minnow::{Color, Position};
 use std::time::Instant;
 
@@ -23,6 +24,14 @@ impl SearchHost for QuietHost {
         Poll::Continue
     }
     fn report(&mut self, _: &Report) {}
+}
+
+/// A searcher for the tools, over `hash_mib` MiB of transposition table (leaked: a tool's
+/// searchers live as long as its threads). Boxed: it is too large for a small stack.
+pub fn tool_searcher(hash_mib: usize) -> Box<Searcher> {
+    let storage: &'static mut [Bucket] =
+        Box::leak(vec![Bucket::EMPTY; hash_mib * BUCKETS_PER_MIB].into_boxed_slice());
+    Box::new(Searcher::new(Table::new(storage, hash_mib)))
 }
 
 const RANDOM_PLIES_START: usize = 8;
@@ -124,20 +133,13 @@ pub fn play_game(searcher: &mut Searcher, rng: &mut Rng, openings: &[Position], 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
-
-    fn searcher() -> Box<Searcher> {
-        let storage: &'static mut [Bucket] =
-            Box::leak(vec![Bucket::EMPTY; BUCKETS_PER_MIB].into_boxed_slice());
-        Box::new(Searcher::new(Table::new(storage, 1)))
-    }
 
     /// The same game index gives the same game, whatever was played before; kept positions
     /// are quiet, not in check, not mate-scored, and carry one result for each side.
     #[test]
     fn games_are_deterministic_and_filtered() {
-        let mut a = searcher();
-        let mut b = searcher();
+        let mut a = tool_searcher(1);
+        let mut b = tool_searcher(1);
         let mut total = 0;
         for game in 0..6 {
             let first = play_game(&mut a, &mut Rng::new(9, game), &[], 1500);

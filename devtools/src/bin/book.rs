@@ -20,11 +20,10 @@
 use minnow::Position;
 use minnow::book::probe;
 use minnow::rules::Rules;
-use minnow::search::Searcher;
-use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
 use minnow::types::Move;
 use minnow_dev::book::{OpeningResult, TreeConfig, encode, grow_opening, move_index};
 use minnow_dev::openings::read_openings;
+use minnow_dev::selfplay::tool_searcher;
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -139,9 +138,7 @@ fn grow(g: &Grow) -> Result<(), String> {
                 std::thread::Builder::new()
                     .stack_size(16 << 20)
                     .spawn_scoped(s, move || -> Result<(), String> {
-                        let storage: &'static mut [Bucket] =
-                            Box::leak(vec![Bucket::EMPTY; g.hash_mib * BUCKETS_PER_MIB].into_boxed_slice());
-                        let mut searcher = Box::new(Searcher::new(Table::new(storage, g.hash_mib)));
+                        let mut searcher = tool_searcher(g.hash_mib);
                         loop {
                             let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                                 return Ok(());

@@ -22,12 +22,10 @@
 //! complete; run the same command again and it truncates `FILE` to that and goes on.
 
 use minnow::fen::Fen;
-use minnow::search::Searcher;
-use minnow::tt::{BUCKETS_PER_MIB, Bucket, Table};
 use minnow_dev::format::{RECORD_BYTES, Record};
 use minnow_dev::openings::read_openings;
 use minnow_dev::rng::Rng;
-use minnow_dev::selfplay::play_game;
+use minnow_dev::selfplay::{play_game, tool_searcher};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -121,9 +119,7 @@ fn play(cfg: &Config) -> Result<(), String> {
             std::thread::Builder::new()
                 .stack_size(16 << 20)
                 .spawn_scoped(s, move || {
-                    let storage: &'static mut [Bucket] =
-                        Box::leak(vec![Bucket::EMPTY; cfg.hash_mib * BUCKETS_PER_MIB].into_boxed_slice());
-                    let mut searcher = Box::new(Searcher::new(Table::new(storage, cfg.hash_mib)));
+                    let mut searcher = tool_searcher(cfg.hash_mib);
                     while !stop.load(Ordering::Relaxed) {
                         let game = next.fetch_add(1, Ordering::Relaxed);
                         let mut rng = Rng::new(cfg.seed, game);
