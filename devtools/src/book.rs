@@ -72,55 +72,45 @@ struct Grower<'a> {
 }
 
 impl Grower<'_> {
-    /// Score of `pos` from its side to move's view, after a search of `nodes`.
-    fn search(&mut self, pos: &Position, history: &[u64], nodes: u64) -> (i32, Move) {
+    /// Value of `pos` from its side to move's view: exact when the game is over there (no
+    /// legal move), else a search of `nodes`.
+    fn value(&mut self, pos: &Position, history: &[u64], nodes: u64) -> i32 {
+        if legal_move_list(pos).is_empty() {
+            return if pos.in_check() { -MATE } else { 0 };
+        }
         let limits = Limits { nodes: Some(nodes), ..Limits::default() };
         let r = self.searcher.search(pos, history, limits, 0, &mut self.host);
         self.nodes += r.nodes;
-        (r.score, r.best)
+        r.score
     }
 
     /// The `width` best moves of `pos` by a short search of each child (best first; ties
-    /// keep the move generator's order).
-    fn candidates(&mut self, pos: &Position, history: &[u64]) -> Vec<(Move, i32)> {
-        let rules = self.searcher.rules;
-        let mut child_history = history.to_vec();
-        child_history.push(rules.repetition_key(pos, history.is_empty()));
+    /// keep the move generator's order); `child_history` is `pos`'s history with `pos`.
+    fn candidates(&mut self, pos: &Position, child_history: &[u64]) -> Vec<Move> {
         let mut scored: Vec<(Move, i32)> = legal_move_list(pos)
             .iter()
             .map(|&m| {
                 let mut child = *pos;
                 child.make(m);
-                (m, -self.child_value(&child, &child_history, self.cfg.select_nodes))
+                (m, -self.value(&child, child_history, self.cfg.select_nodes))
             })
             .collect();
         scored.sort_by_key(|&(_, v)| -v);
-        scored.truncate(self.cfg.width);
-        scored
-    }
-
-    /// A search of `pos`, or its exact value when the game is over there.
-    fn child_value(&mut self, pos: &Position, history: &[u64], nodes: u64) -> i32 {
-        if legal_move_list(pos).is_empty() {
-            return if pos.in_check() { -MATE } else { 0 };
-        }
-        self.search(pos, history, nodes).0
+        scored.into_iter().take(self.cfg.width).map(|(m, _)| m).collect()
     }
 
     /// Negamax value of `pos` (side to move's view) with `plies` of tree below it, and the
-    /// best move and the full candidate list at this node.
+    /// candidate list at this node, best first, each with its backed-up value and the best
+    /// answer to it.
     fn grow(&mut self, pos: &Position, history: &[u64], plies: usize) -> (i32, Vec<(Move, i32, Move)>) {
-        if plies == 0 {
-            return (self.child_value(pos, history, self.cfg.leaf_nodes), Vec::new());
-        }
-        let list = self.candidates(pos, history);
-        if list.is_empty() {
-            return (if pos.in_check() { -MATE } else { 0 }, Vec::new());
+        if plies == 0 || legal_move_list(pos).is_empty() {
+            // A leaf, or the game is over here (then `value` gives the exact score).
+            return (self.value(pos, history, self.cfg.leaf_nodes), Vec::new());
         }
         let mut child_history = history.to_vec();
         child_history.push(self.searcher.rules.repetition_key(pos, history.is_empty()));
         let mut backed = Vec::new();
-        for (m, _) in list {
+        for m in self.candidates(pos, &child_history) {
             let mut child = *pos;
             child.make(m);
             let (value, below) = self.grow(&child, &child_history, plies - 1);

@@ -191,7 +191,8 @@ fn pack(tree: &Path, out: &Path, openings: &Path, answers: usize, fingerprint: u
     let lines = read_tree(tree, None)?;
     let mut roots = Vec::new();
     let mut replies = Vec::new();
-    let mut covered = 0;
+    // Each opening with its book move, to read the packed book back.
+    let mut book_moves: Vec<(Position, Move)> = Vec::new();
     for (&index, line) in &lines {
         let pos = openings
             .get(index)
@@ -201,7 +202,7 @@ fn pack(tree: &Path, out: &Path, openings: &Path, answers: usize, fingerprint: u
         let bad = |m: &str| format!("{}: opening {index}: {m} is not legal", tree.display());
         let best = find_move(pos, best).ok_or_else(|| bad(best))?;
         roots.push((pos.key(), move_index(pos, best).ok_or_else(|| bad("the book move"))?));
-        covered += 1;
+        book_moves.push((*pos, best));
         for (mv, _, answer) in cands.iter().take(answers) {
             let mut child = *pos;
             child.make(find_move(pos, mv).ok_or_else(|| bad(mv))?);
@@ -231,14 +232,8 @@ fn pack(tree: &Path, out: &Path, openings: &Path, answers: usize, fingerprint: u
     };
     let (book, stats) = encode(&entries, fingerprint, fullmove);
     // Check the book as the engine reads it.
-    let mut readable = 0;
-    for (&index, line) in &lines {
-        let pos = &openings[index];
-        let (_, _, cands) = parse_line(line).ok_or("malformed line")?;
-        if let Some((best, _, _)) = cands.first() {
-            readable += usize::from(probe(&book, pos).is_some_and(|m| m.uci().as_str() == best));
-        }
-    }
+    let readable = book_moves.iter().filter(|(pos, best)| probe(&book, pos) == Some(*best)).count();
+    let covered = book_moves.len();
     std::fs::write(out, &book).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
         "book: {}: {} bytes, {} entries ({} openings of {} with a move, {} answers to the opponent's \
