@@ -3,13 +3,12 @@
 
 mod common;
 
-use common::{Script, Sink, tt_storage};
+use common::{bestmove, run};
 use minnow::PieceType;
 use minnow::Position;
 use minnow::book::{BOOK, BOOK_PLIES, probe};
 use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
-use minnow::uci::Uci;
 
 fn openings() -> Vec<(String, Position)> {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/kaggle_openings.epd"))
@@ -46,21 +45,6 @@ fn the_book_covers_the_openings() {
     }
     assert!(child_hits >= 400, "{child_hits} hits among {children} positions one ply after 400 openings");
     assert!(child_hits <= 400 * 4 + children / 100, "{child_hits} hits among {children} positions");
-}
-
-fn run(lines: &[&str]) -> String {
-    let mut uci = Uci::new(tt_storage(1));
-    let mut out = Sink::default();
-    let mut env = Script::new(&[]);
-    for line in lines {
-        uci.handle_line(line, &mut out, &mut env);
-    }
-    out.text()
-}
-
-fn bestmove(output: &str) -> &str {
-    let line = output.lines().rev().find(|l| l.starts_with("bestmove ")).expect("a bestmove line");
-    line.split_whitespace().nth(1).unwrap()
 }
 
 /// With `OwnBook` on, a book position is answered at once with the book's move (and the

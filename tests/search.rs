@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Script, Sink, tt_storage};
+use common::{bestmove, run, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
@@ -11,28 +11,9 @@ use minnow::movegen::{legal_move_list, parse_uci_move};
 use minnow::search::{Aspiration, MATE, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
 use minnow::tt::{Bound, Table};
-use minnow::uci::{Flow, Uci};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Runs UCI lines in-process and returns the output.
-fn run(lines: &[&str]) -> String {
-    let mut uci = Uci::new(tt_storage(1));
-    let mut out = Sink::default();
-    let mut env = Script::new(&[]);
-    for line in lines {
-        if uci.handle_line(line, &mut out, &mut env) == Flow::Quit {
-            break;
-        }
-    }
-    out.text()
-}
-
-fn bestmove(output: &str) -> &str {
-    let line = output.lines().rev().find(|l| l.starts_with("bestmove ")).expect("a bestmove line");
-    line.split_whitespace().nth(1).unwrap()
-}
 
 #[test]
 fn bench_is_deterministic() {

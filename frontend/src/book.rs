@@ -68,7 +68,7 @@ impl Bits<'_> {
 /// The book move for `pos` in `book` (an `MBK1` file), if the book has one and it is legal.
 #[inline(never)]
 pub fn probe(book: &[u8], pos: &Position) -> Option<Move> {
-    let (header, body) = (book.get(..HEADER)?, &book[HEADER.min(book.len())..]);
+    let (header, body) = (book.get(..HEADER)?, &book[HEADER..]);
     let (key_bits, gap_k, move_k) = (header[6], header[7], header[8]);
     if header[..4] != MAGIC
         || !(1..=48).contains(&key_bits)

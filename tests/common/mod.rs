@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
-use minnow::uci::{Env, Output};
+use minnow::uci::{Env, Flow, Output, Uci};
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -62,4 +62,23 @@ impl Env for Script {
             None => None,
         }
     }
+}
+
+/// Runs UCI lines in-process (1 MiB hash, no input while searching) and returns the output.
+pub fn run(lines: &[&str]) -> String {
+    let mut uci = Uci::new(tt_storage(1));
+    let mut out = Sink::default();
+    let mut env = Script::new(&[]);
+    for line in lines {
+        if uci.handle_line(line, &mut out, &mut env) == Flow::Quit {
+            break;
+        }
+    }
+    out.text()
+}
+
+/// The move of the last `bestmove` line of `output`.
+pub fn bestmove(output: &str) -> &str {
+    let line = output.lines().rev().find(|l| l.starts_with("bestmove ")).expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap()
 }
