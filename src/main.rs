@@ -6,6 +6,7 @@
 
 mod sys;
 
+use minnow::movepick::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
 
@@ -29,6 +30,9 @@ const MAX_HASH_MIB: usize = 3;
 /// Transposition-table storage, handed to the front end once at start-up.
 static mut TT_STORAGE: [Bucket; MAX_HASH_MIB * BUCKETS_PER_MIB] =
     [Bucket::EMPTY; MAX_HASH_MIB * BUCKETS_PER_MIB];
+
+/// Continuation-history storage, handed to the front end once at start-up.
+static mut CONTINUATION: ContinuationHistory = ContinuationHistory::EMPTY;
 
 /// Standard output with a buffer, written out at each flush or when full.
 struct Stdout {
@@ -180,7 +184,10 @@ extern "C" fn minnow_start(stack: *const usize) -> ! {
     // runs; nothing else refers to TT_STORAGE.
     let storage_ptr = &raw mut TT_STORAGE;
     let storage = unsafe { &mut *storage_ptr };
-    let mut uci = Uci::new(storage);
+    // SAFETY: as for TT_STORAGE: taken once, here; nothing else refers to CONTINUATION.
+    let continuation_ptr = &raw mut CONTINUATION;
+    let continuation = unsafe { &mut *continuation_ptr };
+    let mut uci = Uci::new(storage, continuation);
 
     // `minnow bench [depth]`: run the benchmark and exit.
     // SAFETY: `stack` is what `_start` received from the kernel.

@@ -32,7 +32,7 @@ mod board {
 mod movepick {
     use super::*;
     use minnow::movegen::legal_move_list;
-    use minnow::movepick::{Histories, MovePicker};
+    use minnow::movepick::{Continuation, ContinuationHistory, Histories, MovePicker};
     use minnow::params::{HISTORY_MAX, HISTORY_MAX_BONUS};
     use minnow::perft::perft;
     use minnow::tablegen::SplitMix;
@@ -53,7 +53,7 @@ mod movepick {
             }
         };
         let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
-        let mut picker = MovePicker::new(tt, [k1, k2], c);
+        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; 2]));
         let mut seen = Vec::new();
         let mut nodes = 0;
         while let Some(m) = picker.next(pos, h) {
@@ -69,7 +69,7 @@ mod movepick {
     #[test]
     fn perft_through_the_picker_equals_perft() {
         let mut rng = SplitMix(3);
-        let mut h = Histories::default();
+        let mut h = Histories::new(Box::leak(Box::new(ContinuationHistory::EMPTY)));
         // Some history so that quiet ordering is exercised.
         for i in 0..2000u64 {
             let m = Move::from_raw(rng.next_u64() as u16);
@@ -83,7 +83,7 @@ mod movepick {
 
     #[test]
     fn quiescence_picker_adds_exactly_the_safe_quiet_checks() {
-        let h = Histories::default();
+        let h = Histories::new(Box::leak(Box::new(ContinuationHistory::EMPTY)));
         let mut total = 0;
         for line in include_str!("data/perftsuite.epd").lines() {
             let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
@@ -113,7 +113,7 @@ mod movepick {
 
     #[test]
     fn quiescence_picker_yields_noisy_moves_or_all_evasions() {
-        let mut h = Histories::default();
+        let mut h = Histories::new(Box::leak(Box::new(ContinuationHistory::EMPTY)));
         h.update_butterfly(Color::White, Move::NONE, 1);
         for line in include_str!("data/perftsuite.epd").lines() {
             let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
@@ -131,7 +131,7 @@ mod movepick {
 
     #[test]
     fn history_gravity_saturates() {
-        let mut h = Histories::default();
+        let mut h = Histories::new(Box::leak(Box::new(ContinuationHistory::EMPTY)));
         let m = Move::from_raw(0x0123);
         for _ in 0..1000 {
             h.update_butterfly(Color::White, m, HISTORY_MAX_BONUS);

@@ -10,7 +10,7 @@ use minnow::tablegen::SplitMix;
 use minnow::uci::{Flow, Uci};
 
 mod common;
-use common::{Script, Sink, tt_storage};
+use common::{Script, Sink, continuation, tt_storage};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -214,13 +214,13 @@ fn random_line(rng: &mut SplitMix) -> String {
 #[test]
 fn random_uci_lines_never_panic_in_process() {
     let mut rng = SplitMix(11);
-    let mut uci = Uci::new(tt_storage(1));
+    let mut uci = Uci::new(tt_storage(1), continuation());
     let mut out = Sink(Vec::new());
     let mut env = Script::new(&[]);
     for _ in 0..10_000 {
         let line = random_line(&mut rng);
         if uci.handle_line(&line, &mut out, &mut env) == Flow::Quit {
-            uci = Uci::new(tt_storage(1));
+            uci = Uci::new(tt_storage(1), continuation());
         }
         uci.position().check_consistency().unwrap();
         out.0.clear();

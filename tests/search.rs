@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bestmove, run, tt_storage};
+use common::{bestmove, continuation, run, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
@@ -111,7 +111,7 @@ impl SearchHost for Recorder {
 #[test]
 fn both_aspiration_variants_settle_every_iteration() {
     for variant in [Aspiration::WholeIteration, Aspiration::PerRootMove] {
-        let mut searcher = Searcher::new(Table::new(tt_storage(1), 1));
+        let mut searcher = Searcher::new(Table::new(tt_storage(1), 1), continuation());
         searcher.aspiration = variant;
         let mut failures = 0;
         let wac = include_str!("data/wac.epd").lines().take(24);

@@ -3,6 +3,7 @@
 use crate::format::Record;
 use crate::rng::Rng;
 use minnow::movegen::legal_move_list;
+use minnow::movepick::ContinuationHistory;
 use minnow::rules::Rules;
 use minnow::search::{MATE, MAX_PLY, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
@@ -31,7 +32,8 @@ impl SearchHost for QuietHost {
 pub fn tool_searcher(hash_mib: usize) -> Box<Searcher> {
     let storage: &'static mut [Bucket] =
         Box::leak(vec![Bucket::EMPTY; hash_mib * BUCKETS_PER_MIB].into_boxed_slice());
-    Box::new(Searcher::new(Table::new(storage, hash_mib)))
+    let continuation = Box::leak(Box::new(ContinuationHistory::EMPTY));
+    Box::new(Searcher::new(Table::new(storage, hash_mib), continuation))
 }
 
 const RANDOM_PLIES_START: usize = 8;

@@ -11,12 +11,11 @@
 use crate::board::Position;
 use crate::defs::MAX_PLY;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::tp;
+use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::see::SEE_VALUE;
 use crate::types::{Color, Move, PieceType};
 
 /// Quiet-move ordering memory, kept between searches (cleared by `ucinewgame`).
-#[derive(Clone)]
 pub struct Histories {
     /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff.
     pub butterfly: [[[i16; 64]; 64]; 2],
@@ -24,14 +23,59 @@ pub struct Histories {
     pub killers: [[Move; 2]; MAX_PLY + 1],
     /// The quiet move that refuted a given move (by moved piece and destination).
     pub counter: [[Move; 64]; 12],
+    /// Continuation history (storage outside the searcher, see [`ContinuationHistory`]).
+    pub continuation: &'static mut ContinuationHistory,
+    /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
+    /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
+    pub correction: [[i16; CORRECTION_SIZE]; 2],
+    /// Capture history: how often a capture (by moving piece, destination and captured
+    /// piece type) caused a cutoff; orders captures of equal victims.
+    pub capture: [[[i16; 6]; 64]; 12],
 }
 
-impl Default for Histories {
-    fn default() -> Self {
+/// The correction-history slot of the pawn structure of `pos`: a multiplicative hash of
+/// the two pawn bitboards (no key kept by make-move: two multiplications per node).
+#[inline]
+pub fn pawn_index(pos: &Position) -> usize {
+    let white = pos.pieces(Color::White, PieceType::Pawn).0;
+    let black = pos.pieces(Color::Black, PieceType::Pawn).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+}
+
+/// Continuation history: how often a quiet move (by piece type and destination) caused a
+/// cutoff right after a given move one or two plies earlier (by piece and destination,
+/// [`Continuation`]). 576 KiB: the caller provides it (a static in the shipped binary),
+/// because a searcher built on the stack and moved would touch it twice over.
+pub struct ContinuationHistory(pub [[[[i16; 64]; 6]; 64]; 12]);
+
+impl ContinuationHistory {
+    /// All zero.
+    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[[0; 64]; 6]; 64]; 12]);
+}
+
+/// The earlier moves a quiet move's continuation history is read for: the moves one and
+/// two plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, or the
+/// root).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continuation(pub [usize; 2]);
+
+impl Continuation {
+    /// No earlier move.
+    pub const NONE: usize = usize::MAX;
+}
+
+impl Histories {
+    /// Empty histories over `continuation` (which is cleared).
+    pub fn new(continuation: &'static mut ContinuationHistory) -> Histories {
+        *continuation = ContinuationHistory::EMPTY;
         Histories {
             butterfly: [[[0; 64]; 64]; 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: [[Move::NONE; 64]; 12],
+            continuation,
+            correction: [[0; CORRECTION_SIZE]; 2],
+            capture: [[[0; 6]; 64]; 12],
         }
     }
 }
@@ -48,6 +92,52 @@ impl Histories {
         self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
+        self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
+        self.correction.iter_mut().flatten().for_each(|c| *c = 0);
+        self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
+    }
+
+    /// `eval` corrected by what the search has learnt about positions with these pawns.
+    #[inline]
+    pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
+        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
+    }
+
+    /// Moves the correction of `pos` towards `error` (search result minus static eval), the
+    /// more the deeper the search was.
+    #[inline]
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
+        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
+        let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
+        let max = tp!(CORRECTION_MAX);
+        let target = error.clamp(-max, max) * CORRECTION_GRAIN;
+        let limit = max * CORRECTION_GRAIN;
+        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+    }
+
+    /// The capture-history entry of the noisy move `m` in `pos` (a promotion without
+    /// capture counts as taking a pawn's place: victim index 0).
+    #[inline]
+    fn capture_entry(&self, pos: &Position, m: Move) -> (usize, usize, usize) {
+        let piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
+        let victim = pos.piece_on(m.to()).map_or(0, |p| p.kind().index());
+        (piece, m.to().index(), victim)
+    }
+
+    /// The capture-history score of the noisy move `m` in `pos`.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        let (p, to, v) = self.capture_entry(pos, m);
+        self.capture[p][to][v] as i32
+    }
+
+    /// Adds `bonus` with gravity to the capture history of the noisy move `m` in `pos`.
+    #[inline]
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let (p, to, v) = self.capture_entry(pos, m);
+        let entry = &mut self.capture[p][to][v];
+        let h = *entry as i32;
+        *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
     }
 
     /// Forgets the killers (they belong to one search's plies).
@@ -61,6 +151,31 @@ impl Histories {
         let entry = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
         let h = *entry as i32;
         *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+    }
+
+    /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` by a
+    /// piece of type `kind` after the moves in `prev`.
+    #[inline]
+    pub fn update_continuation(&mut self, prev: Continuation, kind: PieceType, m: Move, bonus: i32) {
+        for p in prev.0 {
+            if p != Continuation::NONE {
+                let entry = &mut self.continuation.0[p / 64][p % 64][kind.index()][m.to().index()];
+                let h = *entry as i32;
+                *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+            }
+        }
+    }
+
+    /// A quiet move's history score: butterfly plus the continuation entries after `prev`.
+    #[inline]
+    pub fn quiet_score(&self, side: Color, prev: Continuation, kind: PieceType, m: Move) -> i32 {
+        let mut score = self.butterfly(side, m);
+        for p in prev.0 {
+            if p != Continuation::NONE {
+                score += self.continuation.0[p / 64][p % 64][kind.index()][m.to().index()] as i32;
+            }
+        }
+        score
     }
 
     /// The butterfly score of a quiet move.
@@ -110,6 +225,7 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    prev: Continuation,
     /// Quiet stages are skipped (late-move pruning, or quiescence out of check).
     skip_quiets: bool,
     /// Quiescence: no killers, no under-promotions, no losing captures.
@@ -121,8 +237,8 @@ pub struct MovePicker {
 const PICKED: i32 = i32::MIN;
 
 impl MovePicker {
-    /// A picker for the main search.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker for the main search; quiets are ordered by history after the moves `prev`.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, prev: Continuation) -> MovePicker {
         MovePicker {
             moves: [Move::NONE; MAX_MOVES],
             scores: [0; MAX_MOVES],
@@ -137,6 +253,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            prev,
             skip_quiets: false,
             quiescence: false,
             quiet_checks: false,
@@ -146,7 +263,8 @@ impl MovePicker {
     /// A picker for quiescence search: noisy moves that do not lose material, then (with
     /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
     pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
-        let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE);
+        let none = Continuation([Continuation::NONE; 2]);
+        let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, none);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;
         p.quiet_checks = quiet_checks && !in_check;
@@ -161,7 +279,7 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    fn generate_noisy(&mut self, pos: &Position) {
+    fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
         if self.noisy_generated {
             return;
         }
@@ -176,7 +294,9 @@ impl MovePicker {
         self.len += n;
         self.noisy_end = n;
         for i in 0..n {
-            self.scores[i] = noisy_score(pos, self.moves[i]);
+            let m = self.moves[i];
+            self.scores[i] =
+                noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
         }
     }
 
@@ -230,7 +350,7 @@ impl MovePicker {
                     // The TT move may come from another position (a key collision): yield
                     // it only if it is legal here.
                     let legal = if tt.is_noisy() {
-                        self.generate_noisy(pos);
+                        self.generate_noisy(pos, histories);
                         self.noisy_contains(tt)
                     } else {
                         self.generate_quiets(pos);
@@ -242,7 +362,7 @@ impl MovePicker {
                     self.tt_move = Move::NONE;
                 }
                 Stage::GenerateNoisy => {
-                    self.generate_noisy(pos);
+                    self.generate_noisy(pos, histories);
                     self.cursor = 0;
                     self.stage = Stage::GoodNoisy;
                 }
@@ -306,8 +426,12 @@ impl MovePicker {
                     let side = pos.side_to_move();
                     for i in self.noisy_end..self.len {
                         let m = self.moves[i];
-                        self.scores[i] =
-                            if self.is_special(m) { PICKED } else { histories.butterfly(side, m) };
+                        self.scores[i] = if self.is_special(m) {
+                            PICKED
+                        } else {
+                            let kind = pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind());
+                            histories.quiet_score(side, self.prev, kind, m)
+                        };
                     }
                 }
                 Stage::Quiets => {

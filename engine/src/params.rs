@@ -424,6 +424,12 @@ macro_rules! tunables {
     };
 }
 
+/// Correction history: entries per side to move (a power of two), indexed by a hash of
+/// the pawns of both colours.
+pub const CORRECTION_SIZE: usize = 16384;
+/// Correction-history entries hold centipawns times this.
+pub const CORRECTION_GRAIN: i32 = 256;
+
 /// A tunable's value: its constant, or with the `tune` feature what `setoption` set.
 macro_rules! tp {
     ($name:ident) => {{
@@ -537,6 +543,17 @@ tunables! {
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
+    /// Singular extensions from this depth ...
+    SE_DEPTH: i32 = 8, 5..=12;
+    /// ... when the other moves stay below the TT score minus this times depth / 8 ...
+    SE_MARGIN: i32 = 8, 2..=32;
+    /// ... by two plies when they stay below that by this much more ...
+    SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
+    /// ... at most this many times on one line.
+    SE_MAX_DOUBLE: i32 = 6, 0..=12;
+    /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
+    CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
+
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
 
@@ -546,6 +563,12 @@ tunables! {
     HISTORY_BONUS_SCALE: i32 = 16, 4..=64;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 1600, 400..=4000;
+
+    /// Largest correction-history correction, in centipawns.
+    CORRECTION_MAX: i32 = 64, 16..=127;
+    /// A correction-history update moves an entry towards the new error by
+    /// min(depth + 1, this) / 256.
+    CORRECTION_MAX_WEIGHT: i32 = 16, 4..=64;
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.
     /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)

@@ -11,6 +11,7 @@ use arrayvec::ArrayVec;
 use minnow_engine::board::Position;
 use minnow_engine::defs::{MATE, STARTPOS};
 use minnow_engine::movegen::parse_uci_move;
+use minnow_engine::movepick::ContinuationHistory;
 use minnow_engine::perft;
 use minnow_engine::rules::Rules;
 use minnow_engine::search::{MAX_HISTORY, Poll, Report, SearchHost, SearchResult, Searcher};
@@ -123,15 +124,16 @@ pub struct Uci {
 
 impl Uci {
     /// A front end set to the start position, with a transposition table over `tt_storage`
-    /// (of which [`DEFAULT_HASH_MIB`] MiB are used until `setoption name Hash`).
+    /// (of which [`DEFAULT_HASH_MIB`] MiB are used until `setoption name Hash`) and the
+    /// continuation history in `continuation`.
     #[inline(never)]
-    pub fn new(tt_storage: &'static mut [Bucket]) -> Uci {
+    pub fn new(tt_storage: &'static mut [Bucket], continuation: &'static mut ContinuationHistory) -> Uci {
         Uci {
             position: start_position(),
             start: start_position(),
             moves: ArrayVec::new(),
             history: ArrayVec::new(),
-            searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB)),
+            searcher: Searcher::new(Table::new(tt_storage, DEFAULT_HASH_MIB), continuation),
             ponder: false,
             own_book: false,
             move_overhead: DEFAULT_MOVE_OVERHEAD,

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: an in-memory UCI environment.
 #![allow(dead_code)]
 
+use minnow::movepick::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
 use std::collections::VecDeque;
@@ -9,6 +10,11 @@ use std::time::Instant;
 /// Fresh transposition-table storage of `mib` MiB (leaked: tests are short-lived).
 pub fn tt_storage(mib: usize) -> &'static mut [Bucket] {
     Box::leak(vec![Bucket::EMPTY; mib * BUCKETS_PER_MIB].into_boxed_slice())
+}
+
+/// Fresh continuation-history storage (leaked, as above).
+pub fn continuation() -> &'static mut ContinuationHistory {
+    Box::leak(Box::new(ContinuationHistory::EMPTY))
 }
 
 /// Collects output.
@@ -66,7 +72,7 @@ impl Env for Script {
 
 /// Runs UCI lines in-process (1 MiB hash, no input while searching) and returns the output.
 pub fn run(lines: &[&str]) -> String {
-    let mut uci = Uci::new(tt_storage(1));
+    let mut uci = Uci::new(tt_storage(1), continuation());
     let mut out = Sink::default();
     let mut env = Script::new(&[]);
     for line in lines {
