@@ -14,6 +14,7 @@ MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_OWN_BOOK=0 (no 
 
 import atexit
 import lzma
+import math
 import os
 import re
 import select
@@ -32,6 +33,9 @@ LATENCY_WINDOW = 9  # recent latency samples whose median sets the reserve
 SPIKE_WINDOW = 500  # samples (a long game) whose largest sets the hiccup allowance of the floor
 MAX_RESERVE_MS = 400
 MOVES_AHEAD = 80  # moves the floor provisions a latency above the free 0.1 s for
+HICCUP_MS = 100  # a round trip this much above the reserve counts as a hiccup
+HICCUP_MOVES_AHEAD = 40  # moves ahead the floor provisions hiccups for, at the rate seen
+HICCUP_PRIOR = 50  # the rate is hiccups per max(samples, this): rare until shown otherwise
 MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
@@ -220,11 +224,17 @@ class Adapter:
     def floor(self):
         """Bank kept for the rest of the game: when the usual latency eats more than the
         free 0.1 s, every move costs the difference however fast we are, so keep that for
-        MOVES_AHEAD moves; and keep the worst hiccup's excess seen (SPIKE_WINDOW) once. Never more
-        than half of what a game can have."""
+        MOVES_AHEAD moves; and once hiccups were seen, keep the worst one's excess for as
+        many as may still come (the count expected over HICCUP_MOVES_AHEAD moves at the
+        rate seen, plus two standard deviations, plus one): after a hiccup the bank does not
+        refill, so one hiccup's worth leaves the next one to a timeout. Never more than half
+        of what a game can have."""
         steady = max(0, self.reserve + 5 - DELAY_MS) * MOVES_AHEAD
-        spike = max([0.0] + [ms - DELAY_MS for ms in self.latencies])
-        return min(steady + spike, BANK_MS / 2)
+        worst = max([0.0] + [ms - DELAY_MS for ms in self.latencies])
+        hiccups = sum(ms > self.reserve + HICCUP_MS for ms in self.latencies)
+        expected = hiccups * HICCUP_MOVES_AHEAD / max(len(self.latencies), HICCUP_PRIOR)
+        count = math.ceil(expected + 2 * math.sqrt(expected)) + 1 if hiccups else 1
+        return min(steady + worst * count, BANK_MS / 2)
 
     def budget(self, left_ms, used_ms=0.0):
         """What `go` may spend: overage + the free 0.1 s - time used - reserve - floor."""
