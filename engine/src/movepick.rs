@@ -33,6 +33,20 @@ pub struct Histories {
     pub capture: [[[i16; 6]; 64]; 12],
 }
 
+/// Adds `bonus` to a history entry with gravity: the nearer the entry is to
+/// ±HISTORY_MAX, the less a bonus of its sign moves it.
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let h = *entry as i32;
+    *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+}
+
+/// The type of the piece that makes the move `m` in `pos`.
+#[inline]
+fn mover(pos: &Position, m: Move) -> PieceType {
+    pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind())
+}
+
 /// The correction-history slot of the pawn structure of `pos`: a multiplicative hash of
 /// the two pawn bitboards (no key kept by make-move: two multiplications per node).
 #[inline]
@@ -135,9 +149,7 @@ impl Histories {
     #[inline]
     pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
         let (p, to, v) = self.capture_entry(pos, m);
-        let entry = &mut self.capture[p][to][v];
-        let h = *entry as i32;
-        *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+        gravity(&mut self.capture[p][to][v], bonus);
     }
 
     /// Forgets the killers (they belong to one search's plies).
@@ -148,31 +160,30 @@ impl Histories {
     /// Adds `bonus` (negative for a malus) with gravity: entries saturate towards ±MAX.
     #[inline]
     pub fn update_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
-        let entry = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
-        let h = *entry as i32;
-        *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+        gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
     }
 
-    /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` by a
-    /// piece of type `kind` after the moves in `prev`.
+    /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` in
+    /// `pos` after the moves in `prev`.
     #[inline]
-    pub fn update_continuation(&mut self, prev: Continuation, kind: PieceType, m: Move, bonus: i32) {
+    pub fn update_continuation(&mut self, pos: &Position, prev: Continuation, m: Move, bonus: i32) {
+        let kind = mover(pos, m).index();
         for p in prev.0 {
             if p != Continuation::NONE {
-                let entry = &mut self.continuation.0[p / 64][p % 64][kind.index()][m.to().index()];
-                let h = *entry as i32;
-                *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
+                gravity(&mut self.continuation.0[p / 64][p % 64][kind][m.to().index()], bonus);
             }
         }
     }
 
-    /// A quiet move's history score: butterfly plus the continuation entries after `prev`.
+    /// The history score of the quiet move `m` in `pos`: butterfly plus the continuation
+    /// entries after `prev`.
     #[inline]
-    pub fn quiet_score(&self, side: Color, prev: Continuation, kind: PieceType, m: Move) -> i32 {
-        let mut score = self.butterfly(side, m);
+    pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
+        let kind = mover(pos, m).index();
+        let mut score = self.butterfly(pos.side_to_move(), m);
         for p in prev.0 {
             if p != Continuation::NONE {
-                score += self.continuation.0[p / 64][p % 64][kind.index()][m.to().index()] as i32;
+                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
             }
         }
         score
@@ -423,14 +434,12 @@ impl MovePicker {
                         continue;
                     }
                     self.generate_quiets(pos);
-                    let side = pos.side_to_move();
                     for i in self.noisy_end..self.len {
                         let m = self.moves[i];
                         self.scores[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            let kind = pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind());
-                            histories.quiet_score(side, self.prev, kind, m)
+                            histories.quiet_score(pos, self.prev, m)
                         };
                     }
                 }
