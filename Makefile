@@ -68,7 +68,7 @@ mates: venv
 	$(PYTHON) tools/epd_test.py --movetime 500 --require-all tests/data/mates.epd
 
 measure: venv
-	$(PYTHON) tools/measure.py --compare-embed
+	$(PYTHON) tools/measure.py
 
 clean:
 	cargo clean

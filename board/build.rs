@@ -18,14 +18,6 @@ fn table_64(out: &mut String, name: &str, doc: &str, f: impl Fn(usize) -> u64) {
     out.push_str("];\n");
 }
 
-fn magic_numbers(out: &mut String, name: &str, doc: &str, magics: &[Magic; 64]) {
-    writeln!(out, "/// {doc}\npub static {name}: [u64; 64] = [").unwrap();
-    for m in magics {
-        writeln!(out, "    {:#018x},", m.magic).unwrap();
-    }
-    out.push_str("];\n");
-}
-
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/tablegen.rs");
@@ -44,33 +36,6 @@ fn main() {
         out.push_str("],\n");
     }
     out.push_str("];\n");
-
-    let rook = find_magics(&ROOK_DIRS, 0, ROOK_SEED);
-    let bishop = find_magics(&BISHOP_DIRS, ROOK_TABLE_SIZE as u32, BISHOP_SEED);
-    // Only the multipliers are stored: masks, shifts and offsets are rebuilt at start-up
-    // by `tablegen::magics_from_numbers` (a test checks they equal the search's).
-    magic_numbers(&mut out, "ROOK_MAGIC_NUMBERS", "Rook magic multipliers by square.", &rook);
-    magic_numbers(&mut out, "BISHOP_MAGIC_NUMBERS", "Bishop magic multipliers by square.", &bishop);
-
-    // Measured alternative (feature `embed-sliders`): ship the filled slider table in the
-    // binary instead of filling it at start-up.
-    if env::var_os("CARGO_FEATURE_EMBED_SLIDERS").is_some() {
-        let mut table = vec![0u64; SLIDER_TABLE_SIZE];
-        fill_slider_table(&mut table, &rook, &ROOK_DIRS);
-        fill_slider_table(&mut table, &bishop, &BISHOP_DIRS);
-        writeln!(
-            out,
-            "/// The filled slider table.\npub static EMBEDDED_SLIDERS: [u64; {SLIDER_TABLE_SIZE}] = ["
-        )
-        .unwrap();
-        for chunk in table.chunks(16) {
-            for v in chunk {
-                write!(out, "{v:#x},").unwrap();
-            }
-            out.push('\n');
-        }
-        out.push_str("];\n");
-    }
 
     let dest = Path::new(&env::var("OUT_DIR").unwrap()).join("tables.rs");
     fs::write(dest, out).unwrap();

@@ -2,11 +2,11 @@
 """Size, linking, start-up time and memory of the minnow binary: the figures in the README.
 
     python3 tools/measure.py                  # target/release/minnow (built if missing)
-    python3 tools/measure.py --compare-embed  # also build with the slider table embedded
+    python3 tools/measure.py --engine A --engine B   # measure given binaries side by side
 
 For each binary it reports the stripped size, its `xz -9e` size, whether `ldd` calls it
 static, the median time from process start to `readyok` (start-up includes filling the
-slider table and Zobrist keys unless they are embedded), and the peak RSS of the process
+slider tables and Zobrist keys), and the peak RSS of the process
 (from wait4) while it answers `isready` and while it runs `go perft 6` from the start
 position. Peak RSS is the kernel's VmHWM of the engine process, read from /proc just
 before it quits: unlike wait4's ru_maxrss it does not include the pages of the forked
@@ -101,14 +101,14 @@ def measure(path: Path, runs: int) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", type=Path, help="binary to measure (default: build target/release/minnow)")
-    parser.add_argument("--compare-embed", action="store_true", help="also measure a build with --features embed-sliders")
+    parser.add_argument(
+        "--engine", type=Path, action="append", help="binary to measure, repeatable (default: build target/release/minnow)"
+    )
     parser.add_argument("--runs", type=int, default=30, help="start-up runs (median)")
     args = parser.parse_args()
 
-    variants = [("start-up fill (shipped)", args.engine or build(None, None))]
-    if args.compare_embed:
-        variants.append(("embedded table", build("embed-sliders", ROOT / "target" / "embed-sliders")))
+    engines = args.engine or [build(None, None)]
+    variants = [(str(path)[-26:], path) for path in engines]
 
     print(f"{'variant':26} {'bytes':>8} {'xz -9e':>8} {'static':>6} {'start-up':>9} {'idle RSS':>9} {'perft 6':>8} {'perft RSS':>10}")
     for name, path in variants:

@@ -4,12 +4,20 @@
 //! (a1 = 0, h8 = 63), with no dependency on the rest of the crate, so that `build.rs`
 //! can include this very file (`#[path = "src/tablegen.rs"]`). The build script turns
 //! its output into the compile-time tables in `OUT_DIR`; the library uses it at start-up
-//! to fill the large slider table from the generated magic constants, and the tests
+//! to fill the small slider tables (kindergarten bitboards), and the tests
 //! check every fast lookup against these reference functions. Generator and lookup
 //! therefore cannot drift apart.
 
 /// Rook directions as (file step, rank step).
 pub const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// Along a rank (the rook's first two directions).
+pub const RANK_DIRS: [(i32, i32); 2] = [(1, 0), (-1, 0)];
+/// Along a file (the rook's last two directions).
+pub const FILE_DIRS: [(i32, i32); 2] = [(0, 1), (0, -1)];
+/// Along the diagonal (a1-h8 direction).
+pub const DIAGONAL_DIRS: [(i32, i32); 2] = [(1, 1), (-1, -1)];
+/// Along the anti-diagonal (h1-a8 direction).
+pub const ANTI_DIAGONAL_DIRS: [(i32, i32); 2] = [(1, -1), (-1, 1)];
 /// Bishop directions as (file step, rank step).
 pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 /// Knight jumps as (file step, rank step).
@@ -18,13 +26,6 @@ pub const KNIGHT_STEPS: [(i32, i32); 8] =
 /// King steps as (file step, rank step).
 pub const KING_STEPS: [(i32, i32); 8] =
     [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-
-/// Number of entries of the rook part of the slider table (sum of 2^bits over squares).
-pub const ROOK_TABLE_SIZE: usize = 102_400;
-/// Number of entries of the bishop part of the slider table.
-pub const BISHOP_TABLE_SIZE: usize = 5_248;
-/// Total entries of the shared slider table (rooks first, then bishops).
-pub const SLIDER_TABLE_SIZE: usize = ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE;
 
 /// The square `steps` away from `sq`, if it is on the board.
 pub fn offset(sq: usize, (df, dr): (i32, i32)) -> Option<usize> {
@@ -132,21 +133,7 @@ pub fn fill_between_and_line(between: &mut [[u64; 64]; 64], line: &mut [[u64; 64
     }
 }
 
-/// The magics of all 64 squares for one slider from their multipliers alone: masks and
-/// shifts follow from the geometry, and the tables are laid out one after another from
-/// `base`, as [`find_magics`] lays them out.
-pub fn magics_from_numbers(numbers: &[u64; 64], dirs: &[(i32, i32)], base: u32) -> [Magic; 64] {
-    let mut magics = [Magic::default(); 64];
-    let mut offset = base;
-    for (sq, m) in magics.iter_mut().enumerate() {
-        let mask = slider_mask(sq, dirs);
-        *m = Magic { mask, magic: numbers[sq], shift: 64 - mask.count_ones(), offset };
-        offset += 1 << mask.count_ones();
-    }
-    magics
-}
-
-/// SplitMix64: a tiny, well-mixed deterministic generator for magics and Zobrist keys (and,
+/// SplitMix64: a tiny, well-mixed deterministic generator for the Zobrist keys (and,
 /// through `minnow-dev`'s `Rng`, the tools' random choices).
 #[derive(Clone, Debug)]
 pub struct SplitMix(pub u64);
@@ -159,33 +146,6 @@ impl SplitMix {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
-    }
-
-    /// A random number with few bits set, the usual shape of a good magic.
-    pub fn sparse(&mut self) -> u64 {
-        self.next_u64() & self.next_u64() & self.next_u64()
-    }
-}
-
-/// One square's entry of a "fancy" magic bitboard scheme: the attack set for occupancy
-/// `occ` is at `table[offset + ((occ & mask) * magic) >> shift]`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Magic {
-    /// Relevant-occupancy mask.
-    pub mask: u64,
-    /// The multiplier that hashes each relevant occupancy to a distinct slot.
-    pub magic: u64,
-    /// `64 - popcount(mask)`.
-    pub shift: u32,
-    /// Start of this square's slots in the shared slider table.
-    pub offset: u32,
-}
-
-impl Magic {
-    /// Index into the shared slider table for occupancy `occ`.
-    #[inline(always)]
-    pub fn index(&self, occ: u64) -> usize {
-        self.offset as usize + ((occ & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
@@ -201,71 +161,51 @@ pub fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
     }
 }
 
-/// Searches a magic for square `sq` whose table starts at `offset`. Every occupancy
-/// subset must map to a slot holding its own attack set (constructive collisions allowed).
-/// `scratch` holds at least 4096 entries.
-pub fn find_magic(
-    sq: usize,
-    dirs: &[(i32, i32)],
-    offset: u32,
-    rng: &mut SplitMix,
-    scratch: &mut [(u64, u32)],
-) -> Magic {
-    let mask = slider_mask(sq, dirs);
-    let bits = mask.count_ones();
-    let mut attempt = 0u32;
-    loop {
-        attempt += 1;
-        let magic = rng.sparse();
-        // Cheap filter: the top byte of mask * magic must be well populated.
-        if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
-            continue;
-        }
-        let candidate = Magic { mask, magic, shift: 64 - bits, offset };
-        let mut ok = true;
-        for_each_subset(mask, |occ| {
-            if !ok {
-                return;
-            }
-            let slot = &mut scratch[candidate.index(occ) - offset as usize];
-            let attacks = slider_attacks(sq, occ, dirs);
-            if slot.1 != attempt {
-                *slot = (attacks, attempt);
-            } else if slot.0 != attacks {
-                ok = false;
-            }
-        });
-        if ok {
-            return candidate;
+/// The kindergarten index of a line's occupancy: `occupied` restricted to a rank or a
+/// diagonal holds at most one square per file, and multiplying by the b-file constant
+/// carries the square of file `f` (if any) to bit 57 + f without overlaps or carries, so
+/// the top six bits are the occupancy of files b to g (the edge files never block).
+pub const B_FILE: u64 = 0x0202_0202_0202_0202;
+/// The a-file squares that can block (a2 to a7).
+pub const A_FILE_INNER: u64 = 0x0001_0101_0101_0100;
+/// Multiplying the inner a-file (a2..a7, bit 8r) by this carries rank r to bit 57 + r
+/// (terms 2^(57 - 7s) for s = 1..6; every cross term falls below bit 56 or off the top).
+pub const FILE_MULTIPLIER: u64 = 0x0004_0810_2040_8000;
+
+/// Six-bit line occupancy (bit j: file j + 1 blocks) turned into first-rank squares.
+pub fn first_rank_occupancy(index: usize) -> u64 {
+    (index as u64) << 1
+}
+
+/// Six-bit file occupancy (bit j: rank j + 1 blocks) turned into a-file squares.
+pub fn a_file_occupancy(index: usize) -> u64 {
+    (0..6).filter(|j| index >> j & 1 != 0).fold(0, |bb, j| bb | 1 << (8 * (j + 1)))
+}
+
+/// Fills the kindergarten tables: `fill_up[f][i]` is the first-rank attack set of a slider
+/// on file `f` with inner occupancy `i`, copied onto every rank (so that masking it with a
+/// rank or diagonal through a square on file `f` leaves that line's attacks), and
+/// `a_file[r][i]` the a-file attack set of a slider on rank `r` with inner occupancy `i`.
+pub fn fill_kindergarten(fill_up: &mut [[u64; 64]; 8], a_file: &mut [[u64; 64]; 8]) {
+    for i in 0..64 {
+        for k in 0..8 {
+            let rank1 = slider_attacks(k, first_rank_occupancy(i), &RANK_DIRS);
+            fill_up[k][i] = rank1.wrapping_mul(0x0101_0101_0101_0101);
+            a_file[k][i] = slider_attacks(8 * k, a_file_occupancy(i), &FILE_DIRS);
         }
     }
 }
 
-/// Finds the magics of all 64 squares for one slider, laying their tables out one after
-/// another from `base`.
-pub fn find_magics(dirs: &[(i32, i32)], base: u32, seed: u64) -> [Magic; 64] {
-    let mut rng = SplitMix(seed);
-    let mut scratch = [(0u64, 0u32); 4096];
-    let mut magics = [Magic::default(); 64];
-    let mut offset = base;
-    for (sq, m) in magics.iter_mut().enumerate() {
-        scratch.iter_mut().for_each(|s| *s = (0, 0));
-        *m = find_magic(sq, dirs, offset, &mut rng, &mut scratch);
-        offset += 1 << slider_mask(sq, dirs).count_ones();
-    }
-    magics
-}
-
-/// Fills `table` (the shared slider table) for the given magics using the slow ray walker.
-pub fn fill_slider_table(table: &mut [u64], magics: &[Magic; 64], dirs: &[(i32, i32)]) {
-    for (sq, m) in magics.iter().enumerate() {
-        for_each_subset(m.mask, |occ| table[m.index(occ)] = slider_attacks(sq, occ, dirs));
+/// For each square, the rank, diagonal and anti-diagonal through it, the square excluded.
+pub fn fill_line_masks(masks: &mut [[u64; 3]; 64]) {
+    for (sq, m) in masks.iter_mut().enumerate() {
+        *m = [
+            slider_attacks(sq, 0, &RANK_DIRS),
+            slider_attacks(sq, 0, &DIAGONAL_DIRS),
+            slider_attacks(sq, 0, &ANTI_DIAGONAL_DIRS),
+        ];
     }
 }
 
-/// Seed of the rook magic search (any seed works; this one is fixed for reproducibility).
-pub const ROOK_SEED: u64 = 0x6D69_6E6E_6F77_0001;
-/// Seed of the bishop magic search.
-pub const BISHOP_SEED: u64 = 0x6D69_6E6E_6F77_0002;
 /// Seed of the Zobrist keys.
 pub const ZOBRIST_SEED: u64 = 0x6D69_6E6E_6F77_5A6B;

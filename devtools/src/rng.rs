@@ -2,7 +2,7 @@
 
 use minnow::tablegen::SplitMix;
 
-/// SplitMix64 (the board's [`SplitMix`], which also makes the magics and Zobrist keys),
+/// SplitMix64 (the board's [`SplitMix`], which also makes the Zobrist keys),
 /// seeded per stream: good enough for choosing moves and shuffling data.
 #[derive(Clone, Debug)]
 pub struct Rng(SplitMix);
