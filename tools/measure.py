@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import lzma
-import os
 import statistics
 import subprocess
 import sys
@@ -27,16 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build(features: str | None, target_dir: Path | None) -> Path:
-    """Builds the release binary (optionally with features) and returns its path."""
-    cmd = ["cargo", "build", "--release", "--quiet"]
-    if features:
-        cmd += ["--features", features]
-    env = dict(os.environ)
-    if target_dir:
-        env["CARGO_TARGET_DIR"] = str(target_dir)
-    subprocess.run(cmd, cwd=ROOT, env=env, check=True)
-    return (target_dir or ROOT / "target") / "release" / "minnow"
+def build() -> Path:
+    """Builds the release binary and returns its path."""
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    return ROOT / "target" / "release" / "minnow"
 
 
 def xz_size(path: Path) -> int:
@@ -107,7 +100,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30, help="start-up runs (median)")
     args = parser.parse_args()
 
-    engines = args.engine or [build(None, None)]
+    engines = args.engine or [build()]
     variants = [(str(path)[-26:], path) for path in engines]
 
     print(f"{'variant':26} {'bytes':>8} {'xz -9e':>8} {'static':>6} {'start-up':>9} {'idle RSS':>9} {'perft 6':>8} {'perft RSS':>10}")

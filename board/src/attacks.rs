@@ -116,8 +116,19 @@ fn sliders() -> &'static Sliders {
 /// `sq`'s file, copied onto every rank, and the mask keeps the line's part of it.
 #[inline(always)]
 fn line_attacks(sq: usize, mask: u64, occupied: u64) -> u64 {
-    let index = ((occupied & mask).wrapping_mul(B_FILE) >> 58) as usize;
-    mask & sliders().fill_up[sq & 7][index]
+    mask & sliders().fill_up[sq & 7][line_index(occupied & mask)]
+}
+
+/// The six-bit index of a line's squares (at most one per file): files b to g, in order.
+#[inline(always)]
+fn line_index(squares: u64) -> usize {
+    (squares.wrapping_mul(B_FILE) >> 58) as usize
+}
+
+/// The six-bit index of the squares of `file` in `occupied`: ranks 2 to 7, in order.
+#[inline(always)]
+fn file_index(occupied: u64, file: usize) -> usize {
+    (((occupied >> file) & A_FILE_INNER).wrapping_mul(FILE_MULTIPLIER) >> 58) as usize
 }
 
 /// Attacks along `sq`'s file: the file shifted onto the a-file and collapsed to six bits
@@ -125,8 +136,7 @@ fn line_attacks(sq: usize, mask: u64, occupied: u64) -> u64 {
 #[inline(always)]
 fn file_attacks(sq: usize, occupied: u64) -> u64 {
     let file = sq & 7;
-    let index = (((occupied >> file) & A_FILE_INNER).wrapping_mul(FILE_MULTIPLIER) >> 58) as usize;
-    sliders().a_file[sq >> 3][index] << file
+    sliders().a_file[sq >> 3][file_index(occupied, file)] << file
 }
 
 /// Knight attacks from `sq`.
@@ -150,7 +160,8 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
 /// Bishop attacks from `sq` given the occupied squares.
 #[inline(always)]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-    let (i, lines) = (sq.index(), &sliders().lines[sq.index()]);
+    let i = sq.index();
+    let lines = &sliders().lines[i];
     Bitboard(line_attacks(i, lines[1], occupied.0) | line_attacks(i, lines[2], occupied.0))
 }
 
@@ -187,7 +198,7 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 mod tests {
     use super::*;
     use crate::tablegen::{
-        BISHOP_DIRS, ROOK_DIRS, SplitMix, a_file_occupancy, first_rank_occupancy, for_each_subset,
+        A_FILE, BISHOP_DIRS, ROOK_DIRS, SplitMix, a_file_occupancy, first_rank_occupancy, for_each_subset,
         king_attacks, knight_attacks, pawn_attacks, slider_attacks, slider_mask,
     };
 
@@ -238,12 +249,10 @@ mod tests {
         init();
         for i in 0..64 {
             for rank in 0..8 {
-                let occ = first_rank_occupancy(i) << (8 * rank);
-                assert_eq!((occ.wrapping_mul(B_FILE) >> 58) as usize, i);
+                assert_eq!(line_index(first_rank_occupancy(i) << (8 * rank)), i);
             }
             for file in 0..8 {
-                let occ = a_file_occupancy(i) << file;
-                assert_eq!((((occ >> file) & A_FILE_INNER).wrapping_mul(FILE_MULTIPLIER) >> 58) as usize, i);
+                assert_eq!(file_index(a_file_occupancy(i) << file, file), i);
             }
         }
         for (sq, lines) in sliders().lines.iter().enumerate() {
@@ -251,12 +260,11 @@ mod tests {
                 // One square per file at most, and the square itself excluded.
                 assert_eq!(mask & 1 << sq, 0);
                 for file in 0..8 {
-                    assert!((mask >> file & 0x0101_0101_0101_0101).count_ones() <= 1);
+                    assert!((mask >> file & A_FILE).count_ones() <= 1);
                 }
                 for_each_subset(mask & !0x8181_8181_8181_8181, |occ| {
-                    let index = (occ.wrapping_mul(B_FILE) >> 58) as usize;
-                    let by_file = (1..7).filter(|f| occ >> f & 0x0101_0101_0101_0101 != 0);
-                    assert_eq!(index, by_file.fold(0, |acc, f| acc | 1 << (f - 1)));
+                    let by_file = (1..7).filter(|f| occ >> f & A_FILE != 0);
+                    assert_eq!(line_index(occ), by_file.fold(0, |acc, f| acc | 1 << (f - 1)));
                 });
             }
         }

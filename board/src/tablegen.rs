@@ -166,6 +166,8 @@ pub fn for_each_subset(mask: u64, mut f: impl FnMut(u64)) {
 /// carries the square of file `f` (if any) to bit 57 + f without overlaps or carries, so
 /// the top six bits are the occupancy of files b to g (the edge files never block).
 pub const B_FILE: u64 = 0x0202_0202_0202_0202;
+/// The a-file.
+pub const A_FILE: u64 = 0x0101_0101_0101_0101;
 /// The a-file squares that can block (a2 to a7).
 pub const A_FILE_INNER: u64 = 0x0001_0101_0101_0100;
 /// Multiplying the inner a-file (a2..a7, bit 8r) by this carries rank r to bit 57 + r
@@ -190,7 +192,7 @@ pub fn fill_kindergarten(fill_up: &mut [[u64; 64]; 8], a_file: &mut [[u64; 64]; 
     for i in 0..64 {
         for k in 0..8 {
             let rank1 = slider_attacks(k, first_rank_occupancy(i), &RANK_DIRS);
-            fill_up[k][i] = rank1.wrapping_mul(0x0101_0101_0101_0101);
+            fill_up[k][i] = rank1.wrapping_mul(A_FILE);
             a_file[k][i] = slider_attacks(8 * k, a_file_occupancy(i), &FILE_DIRS);
         }
     }
