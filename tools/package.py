@@ -47,9 +47,10 @@ def compress_engine(data: bytes) -> bytes:
 
 def strip_python(source: str) -> str:
     """main.py as shipped: minified by python-minifier (a maintained minifier from PyPI):
-    no comments or docstrings, short local and global names, one-line blocks. `agent`, the
-    callable the harness looks for, keeps its name. The readable file stays in the
-    repository; the tests run the shipped form."""
+    no comments or docstrings, short local and global names (argument names too: main.py
+    declares them positional-only), one-line blocks. `agent`, the callable the harness looks
+    for, keeps its name. The readable file stays in the repository; the tests run the
+    shipped form."""
     import python_minifier
 
     return python_minifier.minify(
@@ -60,6 +61,7 @@ def strip_python(source: str) -> str:
         hoist_literals=False,
         remove_asserts=True,
         remove_debug=True,
+        convert_posargs_to_args=False,
     ) + "\n"
 
 

@@ -100,6 +100,13 @@ def test_archive_fits_and_holds_main_py_and_the_engine(archive):
         assert sorted(tar.getnames()) == ["main.py", "minnow.xz"]
 
 
+def test_main_py_adds_at_most_3_kib_to_the_archive(archive):
+    """Issue 10's budget for the adapter: what main.py adds to the gzipped archive."""
+    _, report = archive
+    main_py = int(re.search(r"SUBMISSION .*\bmain_py=(\d+)", report).group(1))
+    assert main_py <= 3072, report
+
+
 def test_package_and_adapter_agree_on_the_compression_filters():
     def filters(path):
         tree = ast.parse(path.read_text())
