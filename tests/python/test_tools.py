@@ -1,4 +1,5 @@
-"""Tests of the match runner, the EPD tester and their helpers (tools/match.py, epd_test.py, epd.py, engines.py).
+"""Tests of the match runner, the EPD tester and their helpers (tools/match.py, epd_test.py, epd.py, engines.py),
+and of tools/net_size.py.
 
 The statistics, EPD parsing, engine specs and game schedule are checked as
 pure functions; the match and EPD loops against tests/python/fake_play_engine.py
@@ -394,3 +395,21 @@ def test_spsa_rejects_unknown_parameters():
         spsa.parse_params("NOPE", {"RFP_MARGIN": (75, 30, 150)}, 0.002)
     [p] = spsa.parse_params("RFP_MARGIN", {"RFP_MARGIN": (75, 30, 150)}, 0.002)
     assert (p.default, p.low, p.high, p.c_end) == (75, 30, 150, 6.0)
+
+
+# --- tools/net_size.py ---------------------------------------------------------------
+
+
+def test_net_size_decodes_the_shipped_net_and_reencodes_it_byte_for_byte() -> None:
+    import net_size
+
+    net = (ROOT / "nets/gen3.nnue").read_bytes()
+    hidden, qa, rows = net_size.first_layer(net)
+    assert (hidden, qa, len(rows), len(rows[0])) == (net[4] | net[5] << 8, net[6], hidden, 768)
+    # Pawns never stand on the first or last rank: the trainer zeroes those weights.
+    assert all(row[sq] == 0 for row in rows for sq in list(range(8)) + list(range(56, 64)))
+    assert net_size.encode(rows) == net[net_size.HEADER : net_size.HEADER + 768 * hidden]
+    with pytest.raises(ValueError):
+        net_size.first_layer(b"MNN2" + net[4:])
+    with pytest.raises(ValueError):
+        net_size.first_layer(net[:100])

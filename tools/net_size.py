@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""What a network costs in the archive, and what a coarser first layer would cost.
+
+    python3 tools/net_size.py nets/gen3.nnue [more.nnue ...]
+
+For each `MNN3` net (format: devtools/src/nnue.rs) prints its width, QA, the compressed size
+of the whole file and of its first layer alone with the packager's LZMA settings (what the
+net adds to the engine's compressed size, give or take the matches LZMA finds across
+blobs), the bits each first-layer weight costs, and the first layer's compressed size if its
+weights were rounded to a step 1.5, 2, 3 or 4 times coarser (QA 64 -> 43, 32, 21, 16):
+an estimate of what quantization-aware training at that QA would save, used to decide which
+widths fit the 65,536-byte archive. (Rounding a trained net after the fact changes its
+evaluation; only the size is estimated here.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import struct
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from package import FILTERS  # noqa: E402
+
+INPUTS = 768
+HEADER = 12
+
+
+def lzma_size(data: bytes) -> int:
+    """Compressed size with the packager's LZMA2 settings (the x86 filter leaves data as is)."""
+    return len(lzma.compress(data, format=lzma.FORMAT_RAW, filters=FILTERS[1:]))
+
+
+def first_layer(net: bytes) -> tuple[int, int, list[list[int]]]:
+    """(width, QA, weights neuron by neuron) of an `MNN3` net."""
+    if net[:4] != b"MNN3" or len(net) < HEADER:
+        raise ValueError("not an MNN3 net")
+    hidden = struct.unpack_from("<H", net, 4)[0]
+    qa = net[6]
+    stored = net[HEADER : HEADER + INPUTS * hidden]
+    if len(stored) != INPUTS * hidden:
+        raise ValueError("the file is shorter than its header says")
+    rows = []
+    for neuron in range(hidden):
+        value, row = 0, []
+        for byte in stored[neuron * INPUTS : (neuron + 1) * INPUTS]:
+            value = (value + byte + 128) % 256 - 128  # undo the wrapping i8 differences
+            row.append(value)
+        rows.append(row)
+    return hidden, qa, rows
+
+
+def encode(rows: list[list[int]]) -> bytes:
+    """The rows stored as the file stores them: wrapping i8 differences, neuron-major."""
+    out = bytearray()
+    for row in rows:
+        prev = 0
+        for w in row:
+            out.append((w - prev) % 256)
+            prev = w
+    return bytes(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("nets", nargs="+")
+    args = ap.parse_args()
+    for path in args.nets:
+        net = Path(path).read_bytes()
+        try:
+            hidden, qa, rows = first_layer(net)
+        except ValueError as e:
+            print(f"{path}: error: {e}")
+            return 1
+        layer = lzma_size(encode(rows))
+        weights = INPUTS * hidden
+        print(f"{path}: H={hidden} QA={qa}: file {len(net):,} B, {lzma_size(net):,} B compressed; "
+              f"first layer {layer:,} B compressed ({8 * layer / weights:.2f} bits a weight)")
+        for step in (1.5, 2, 3, 4):
+            coarse = [[round(w / step) for w in row] for row in rows]
+            size = lzma_size(encode(coarse))
+            print(f"  step x{step:g} (QA {qa / step:.0f}): first layer {size:,} B "
+                  f"({8 * size / weights:.2f} bits a weight, {size - layer:+,} B)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
