@@ -221,7 +221,7 @@ impl Accumulator {
 
 /// `Σ clamp(a, 0, QA)² · w` over one perspective's accumulator and its output weights (i8
 /// in the file). Not inlined: [`Accumulator::evaluate`] calls it twice, and one copy of the
-/// unrolled loop is ~0.4 KB smaller for HIDDEN = 48.
+/// unrolled loop saved 194 B of the compressed archive with HIDDEN = 48.
 #[inline(never)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     let mut sum = 0i32;
