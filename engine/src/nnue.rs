@@ -19,7 +19,7 @@
 //! from the file's header at compile time.
 //!
 //! Instruction set: plain x86-64 (SSE2). The loops are written for the auto-vectoriser:
-//! with `HIDDEN` = 48 an update is six 128-bit lanes per perspective, and nothing here
+//! with `HIDDEN` = 48 an update is six 128-bit vectors per perspective, and nothing here
 //! needs AVX2, so the binary runs on any x86-64 machine, the competition's Xeon included.
 
 use crate::board::Position;
@@ -189,8 +189,8 @@ impl Accumulator {
     }
 
     /// These accumulators plus the rows `add` (each a feature per view) minus the rows
-    /// `sub`, in one pass. The one copy of the loop over `HIDDEN` in the binary (the
-    /// search's [`Accumulator::after`] and the from-scratch [`Accumulator::new`] share it).
+    /// `sub`, in one pass: the binary's only copy of the update loop (the search's
+    /// [`Accumulator::after`] and the from-scratch [`Accumulator::new`] share it).
     #[inline(never)]
     fn updated(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2]) -> Accumulator {
         let mut next = Accumulator([[0; HIDDEN]; 2]);
