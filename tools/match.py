@@ -28,6 +28,11 @@ material, threefold repetition (the position has occurred three times) and the
 the others. There is no adjudication. A loss on time is a loss even if the
 opponent could not mate (as in the Kaggle harness).
 
+A match that was stopped (a session ended, the machine restarted) goes on with the
+same command plus --resume: the games already in its --pgn file are read back and
+counted, checked against the schedule of the same --seed, and only the rest are
+played; the totals are as if it had never stopped.
+
 Elo comes with a 95% confidence interval from the pentanomial model over game
 pairs (trinomial without pairs). The SPRT is the generalized SPRT on logistic
 Elo used by fishtest and OpenBench: the log-likelihood ratio of the maximum
@@ -759,6 +764,53 @@ def summary(tally: Tally, names: tuple[str, str], tc: TimeControl, openings: str
 
 
 # --------------------------------------------------------------------------
+# Resuming a match from its PGN.
+
+
+class ResumeError(Exception):
+    """The PGN file does not belong to this match (or its last game is cut off)."""
+
+
+def read_finished_games(path: str | Path, jobs: Sequence[GameJob], names: tuple[str, str], paired: bool) -> list[GameRecord]:
+    """The games of `jobs` already in the PGN at `path` (written by this tool), as records.
+
+    Each game is matched to its scheduled job by its Round header; its opening, colours
+    and player names must be those the schedule gives (the same --seed, --openings,
+    --games and engine names), else ResumeError. A missing file means no games.
+    """
+    if not Path(path).exists():
+        return []
+    records: dict[int, GameRecord] = {}
+    with open(path, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            headers = game.headers
+            where = f"{path}: game with Round {headers.get('Round', '?')!r}"
+            match_round = re.fullmatch(r"(\d+)(?:\.([12]))?", headers.get("Round", ""))
+            if not match_round or bool(match_round.group(2)) != paired:
+                raise ResumeError(f"{where}: not a round of this match's schedule")
+            first = int(match_round.group(1)) - 1
+            number = 2 * first + int(match_round.group(2)) - 1 if paired else first
+            if not 0 <= number < len(jobs) or number in records:
+                raise ResumeError(f"{where}: outside the schedule or played twice")
+            job = jobs[number]
+            white, black = (names[0], names[1]) if job.engine1_white else (names[1], names[0])
+            if chess.Board(headers.get("FEN", chess.STARTING_FEN)).fen() != chess.Board(job.fen).fen() or (headers.get("White"), headers.get("Black")) != (white, black):
+                raise ResumeError(f"{where}: opening or players differ from the schedule (another --seed, --openings or engine name?)")
+            result, termination = headers.get("Result"), headers.get("EndReason")
+            moves = list(game.mainline_moves())
+            if result not in ("1-0", "0-1", "1/2-1/2") or termination not in TERMINATIONS:
+                raise ResumeError(f"{where}: no result")
+            if game.errors or str(len(moves)) != headers.get("PlyCount"):
+                raise ResumeError(f"{where}: the moves are cut off (remove the unfinished game from the file)")
+            loser = None
+            if termination in FAILURES:
+                white_lost = result == "0-1"
+                loser = 1 if white_lost == job.engine1_white else 2
+            records[number] = GameRecord(job, result, termination, "", loser, moves, white=white, black=black)
+    return [records[number] for number in sorted(records)]
+
+
+# --------------------------------------------------------------------------
 # Running the match.
 
 
@@ -771,6 +823,8 @@ class MatchConfig:
     sprt: SprtConfig | None = None
     pgn_path: str | None = None
     event: str = "minnow match"
+    # Games already played (read back from the PGN by --resume): counted first, not replayed.
+    finished: list[GameRecord] = field(default_factory=list)
 
 
 class FatalMatchError(Exception):
@@ -783,8 +837,11 @@ class FatalMatchError(Exception):
 
 def run_match(config: MatchConfig, report: Callable[[Tally, GameRecord], None] | None = None) -> tuple[Tally, str]:
     """Play the scheduled games; returns the tally and why it stopped early ('' if it did not)."""
-    paired = any(a.pair == b.pair for a, b in zip(config.jobs, config.jobs[1:], strict=False))
+    scheduled = sorted([record.job for record in config.finished] + list(config.jobs), key=lambda job: job.number)
+    paired = any(a.pair == b.pair for a, b in zip(scheduled, scheduled[1:], strict=False))
     tally = Tally(paired)
+    for record in config.finished:
+        tally.add(record)
     pending: queue.Queue[GameJob] = queue.Queue()
     for job in config.jobs:
         pending.put(job)
@@ -812,7 +869,7 @@ def run_match(config: MatchConfig, report: Callable[[Tally, GameRecord], None] |
                 player.close()
             results.put(("done", None))
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, min(config.concurrency, len(config.jobs))))]
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(config.concurrency, len(config.jobs)))]
     for thread in threads:
         thread.start()
     stopped = ""
@@ -871,6 +928,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed of the opening shuffle (default: random, printed)")
     parser.add_argument("--no-repeat", action="store_true", help="one game per opening (colours alternate) instead of game pairs")
     parser.add_argument("--pgn", help="append every game to this PGN file")
+    parser.add_argument("--resume", action="store_true",
+                        help="count the games already in the --pgn file (same --seed, --openings, --games and names) and play only the rest")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 (stops the match at a bound)")
     parser.add_argument("--event", default="minnow match", help="PGN Event header (default: %(default)s)")
     args = parser.parse_args(argv)
@@ -901,6 +960,16 @@ def main(argv: list[str] | None = None) -> int:
         jobs = schedule_games(openings, args.games, seed, repeat=not args.no_repeat)
     except (OSError, EpdError, ValueError) as exc:
         parser.error(f"openings: {exc}")
+    finished: list[GameRecord] = []
+    if args.resume:
+        if not args.pgn or args.seed is None:
+            parser.error("--resume needs --pgn and the --seed of the match it resumes")
+        try:
+            finished = read_finished_games(args.pgn, jobs, (specs[0].name, specs[1].name), paired=not args.no_repeat)
+        except (OSError, ValueError, ResumeError) as exc:
+            parser.error(f"--resume: {exc}")
+        done = {record.job.number for record in finished}
+        jobs = [job for job in jobs if job.number not in done]
     quiet_engine_logs()
 
     print(f"engine 1: {specs[0].name}: {specs[0].describe()}")
@@ -909,6 +978,8 @@ def main(argv: list[str] | None = None) -> int:
     if sprt:
         low, high = sprt.bounds()
         print(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: LLR bounds ({low:.3f}, {high:.3f})")
+    if args.resume:
+        print(f"resumed: {len(finished)} games read back from {args.pgn}, {len(jobs)} to play")
     sys.stdout.flush()
 
     interactive = sys.stdout.isatty()
@@ -924,7 +995,7 @@ def main(argv: list[str] | None = None) -> int:
             print(("\n" if interactive else "") + message, flush=True)
 
     started = time.perf_counter()
-    config = MatchConfig(specs, tc, jobs, args.concurrency, sprt, args.pgn, args.event)
+    config = MatchConfig(specs, tc, jobs, args.concurrency, sprt, args.pgn, args.event, finished)
     try:
         tally, stopped = run_match(config, report)
     except FatalMatchError as exc:

@@ -305,6 +305,35 @@ def test_fake_match_mates_and_pgn(tmp_path: Path) -> None:
     assert '[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]' in text and "Ra8#" in text
 
 
+def test_resume_counts_the_games_in_the_pgn_and_plays_the_rest(tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    openings = ["6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]  # white mates at once: two pairs of it
+    specs = (fake_spec(name="a"), fake_spec(name="b"))
+    tc = match.TimeControl(base=5, increment=0.1)
+    jobs = match.schedule_games(openings, 4, seed=1)
+    # The first run is stopped after its first pair: only games 1 and 2 reach the file.
+    match.run_match(match.MatchConfig(specs, tc, jobs[:2], pgn_path=str(pgn)))
+    finished = match.read_finished_games(pgn, jobs, ("a", "b"), paired=True)
+    assert [record.job.number for record in finished] == [0, 1]
+    assert [record.engine1_points for record in finished] == [1.0, 0.0]
+    tally, _ = match.run_match(match.MatchConfig(specs, tc, jobs[2:], pgn_path=str(pgn), finished=finished))
+    assert tally.games == 4 and (tally.wins, tally.losses) == (2, 2) and tally.pentanomial == [0, 0, 2, 0, 0]
+    assert len(match.read_finished_games(pgn, jobs, ("a", "b"), paired=True)) == 4
+    # Other openings, other names, a game twice or a cut-off game: refused.
+    with pytest.raises(match.ResumeError, match="opening or players"):
+        match.read_finished_games(pgn, match.schedule_games([chess.STARTING_FEN], 4, seed=1), ("a", "b"), paired=True)
+    with pytest.raises(match.ResumeError, match="opening or players"):
+        match.read_finished_games(pgn, jobs, ("a", "c"), paired=True)
+    text = pgn.read_text().rstrip()
+    pgn.write_text(text + "\n\n" + text[: text.index("[Event", 1)])  # game 1 again
+    with pytest.raises(match.ResumeError, match="played twice"):
+        match.read_finished_games(pgn, jobs, ("a", "b"), paired=True)
+    pgn.write_text(text[: text.rindex("Ra8#")])  # the last game lost its only move
+    with pytest.raises(match.ResumeError, match="cut off"):
+        match.read_finished_games(pgn, jobs, ("a", "b"), paired=True)
+    assert match.read_finished_games(tmp_path / "missing.pgn", jobs, ("a", "b"), paired=True) == []
+
+
 @pytest.mark.parametrize("kaggle", [False, True])
 def test_kaggle_clock_charges_only_time_beyond_the_free_increment(kaggle: bool) -> None:
     # The slow engine answers 0.3 s after its whole clock (0.1 s): beyond a Fischer clock,
