@@ -136,6 +136,10 @@ pub struct Searcher {
     /// Depth of the current iteration (the root's `depth` may differ by extensions).
     root_depth: i32,
     root_nodes: [u64; 4096],
+    /// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
+    /// `LMR_DIVISOR`), filled by `new`: the loop is smaller in the archive than the 4 KiB
+    /// table was as static data (about 240 B compressed).
+    lmr: [[u8; 64]; 64],
     /// The network's accumulators of the position at each ply of the current line.
     #[cfg(feature = "nnue")]
     acc: [Accumulator; MAX_PLY + 2],
@@ -162,33 +166,18 @@ const fn lmr_plies(depth: u32, moves: u32, base: i32, divisor: i32) -> u8 {
     }
 }
 
-/// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
-/// `LMR_DIVISOR`). Built at compile time, so it costs no code (4 KiB of a table that
-/// compresses to a few hundred bytes).
-#[cfg(not(feature = "tune"))]
-static LMR: [[u8; 64]; 64] = {
-    let mut table = [[0u8; 64]; 64];
-    let mut d = 1;
-    while d < 64 {
-        let mut m = 1;
-        while m < 64 {
-            table[d][m] = lmr_plies(d as u32, m as u32, LMR_BASE, LMR_DIVISOR);
-            m += 1;
-        }
-        d += 1;
-    }
-    table
-};
-
-/// The late-move reduction of the `moves`-th move at `depth` (from the table; computed
-/// from the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
+/// The late-move reduction of the `moves`-th move at `depth`, from `table` (computed from
+/// the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
 #[inline(always)]
-fn lmr(depth: i32, moves: usize) -> i32 {
+fn lmr(table: &[[u8; 64]; 64], depth: i32, moves: usize) -> i32 {
     let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
     #[cfg(feature = "tune")]
-    return lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR)).into();
+    {
+        let _ = table;
+        lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR)).into()
+    }
     #[cfg(not(feature = "tune"))]
-    LMR[d][m].into()
+    table[d][m].into()
 }
 
 impl Searcher {
@@ -215,6 +204,13 @@ impl Searcher {
             (&raw mut (*p).aspiration).write(ASPIRATION);
             (&raw mut (*p).limits).write(Limits::default());
             (&raw mut (*p).time).write(TimeManager::new(&Limits::default(), 0));
+            // Index loops: 32 B smaller compressed than iterators over the rows.
+            #[allow(clippy::needless_range_loop)]
+            for d in 1..64 {
+                for m in 1..64 {
+                    (*p).lmr[d][m] = lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR));
+                }
+            }
             fresh.assume_init()
         }
     }
@@ -741,7 +737,7 @@ impl Searcher {
                 let mut reduction = 0;
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
                 {
-                    let mut r = lmr(depth, moves_searched);
+                    let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
