@@ -771,28 +771,31 @@ class ResumeError(Exception):
     """The PGN file does not belong to this match (or its last game is cut off)."""
 
 
+def round_label(job: GameJob, paired: bool) -> str:
+    """The PGN Round of `job`: its pair, and with pairs which game of it ("3.1", "3.2")."""
+    return f"{job.pair + 1}.{job.number % 2 + 1}" if paired else f"{job.pair + 1}"
+
+
 def read_finished_games(path: str | Path, jobs: Sequence[GameJob], names: tuple[str, str], paired: bool) -> list[GameRecord]:
     """The games of `jobs` already in the PGN at `path` (written by this tool), as records.
 
-    Each game is matched to its scheduled job by its Round header; its opening, colours
+    Each game is matched to its scheduled job by its Round header (`round_label`); its opening, colours
     and player names must be those the schedule gives (the same --seed, --openings,
     --games and engine names), else ResumeError. A missing file means no games.
     """
     if not Path(path).exists():
         return []
+    by_round = {round_label(job, paired): job for job in jobs}
     records: dict[int, GameRecord] = {}
     with open(path, encoding="utf-8") as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
             headers = game.headers
             where = f"{path}: game with Round {headers.get('Round', '?')!r}"
-            match_round = re.fullmatch(r"(\d+)(?:\.([12]))?", headers.get("Round", ""))
-            if not match_round or bool(match_round.group(2)) != paired:
+            job = by_round.get(headers.get("Round", ""))
+            if job is None:
                 raise ResumeError(f"{where}: not a round of this match's schedule")
-            first = int(match_round.group(1)) - 1
-            number = 2 * first + int(match_round.group(2)) - 1 if paired else first
-            if not 0 <= number < len(jobs) or number in records:
-                raise ResumeError(f"{where}: outside the schedule or played twice")
-            job = jobs[number]
+            if job.number in records:
+                raise ResumeError(f"{where}: played twice")
             white, black = (names[0], names[1]) if job.engine1_white else (names[1], names[0])
             if chess.Board(headers.get("FEN", chess.STARTING_FEN)).fen() != chess.Board(job.fen).fen() or (headers.get("White"), headers.get("Black")) != (white, black):
                 raise ResumeError(f"{where}: opening or players differ from the schedule (another --seed, --openings or engine name?)")
@@ -806,7 +809,7 @@ def read_finished_games(path: str | Path, jobs: Sequence[GameJob], names: tuple[
             if termination in FAILURES:
                 white_lost = result == "0-1"
                 loser = 1 if white_lost == job.engine1_white else 2
-            records[number] = GameRecord(job, result, termination, "", loser, moves, white=white, black=black)
+            records[job.number] = GameRecord(job, result, termination, "", loser, moves, white=white, black=black)
     return [records[number] for number in sorted(records)]
 
 
@@ -889,8 +892,7 @@ def run_match(config: MatchConfig, report: Callable[[Tally, GameRecord], None] |
                     assert isinstance(record, GameRecord)
                     tally.add(record)
                     if pgn:
-                        suffix = f".{record.job.number % 2 + 1}" if paired else ""
-                        pgn.write(game_pgn(record, config.event, config.tc, f"{record.job.pair + 1}{suffix}") + "\n\n")
+                        pgn.write(game_pgn(record, config.event, config.tc, round_label(record.job, paired)) + "\n\n")
                         pgn.flush()
                     if report:
                         report(tally, record)

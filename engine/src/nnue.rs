@@ -8,14 +8,15 @@
 //! ([`Accumulator::after`]) and never rebuilds them except at the root. The output is
 //! `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them + b`, scaled to centipawns.
 //!
-//! The net is embedded at compile time: `nets/gen5.nnue`, or the file the `MINNOW_NET`
-//! environment variable names when the engine is built (`engine/build.rs`; format and
-//! training: the trainer, `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its header is checked at compile
-//! time, so a net of the wrong shape is a build error, never a wrong evaluation. The file
-//! stores the first layer neuron by neuron, each weight as its difference from the
-//! previous feature's, because that compresses 13% smaller than the rows themselves; the
-//! first [`Accumulator::new`] decodes it once into feature rows of i16 (72 KiB of RAM
-//! for 48 neurons, no file size). The width and the number of output buckets are read
+//! The net is embedded at compile time: the shipped one that `engine/build.rs` names, or
+//! the file the `MINNOW_NET` environment variable names when the engine is built (format
+//! and training: the trainer, `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its
+//! header is checked at compile time (a wrong length names the file), so a net of the
+//! wrong shape is a build error, never a wrong evaluation. The file stores the first
+//! layer neuron by neuron, each weight as its difference from the previous feature's,
+//! because that compresses 13% smaller than the rows themselves; the first
+//! [`Accumulator::new`] decodes it once into feature rows of i16 (72 KiB of RAM for 48
+//! neurons, no file size). The width and the number of output buckets are read
 //! from the file's header at compile time.
 //!
 //! Instruction set: plain x86-64 (SSE2). The loops are written for the auto-vectoriser:
@@ -61,7 +62,7 @@ const _: () = {
     let net = net_file!();
     assert!(
         net.len() == NET_LEN,
-        "the net (nets/gen5.nnue or MINNOW_NET): wrong length for HIDDEN and BUCKETS"
+        concat!("the net (", env!("MINNOW_NET_FILE"), "): wrong length for HIDDEN and BUCKETS")
     );
     assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'3', "the net: not an MNN3 net");
     assert!(

@@ -137,8 +137,8 @@ pub struct Searcher {
     root_depth: i32,
     root_nodes: [u64; 4096],
     /// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
-    /// `LMR_DIVISOR`), filled by `new`: the loop is smaller in the archive than the 4 KiB
-    /// table was as static data (about 240 B compressed).
+    /// `LMR_DIVISOR`), filled by `new`: the 4 KiB table as static data cost 243 B of the
+    /// compressed archive, the loop costs about 100 (141 B saved in all).
     lmr: [[u8; 64]; 64],
     /// The network's accumulators of the position at each ply of the current line.
     #[cfg(feature = "nnue")]
