@@ -10,12 +10,20 @@ CSV columns: `move,games,median,p10,p90`: at our `move`-th move, over the `games
 lasted that long, the median and the 10th and 90th percentiles of the bank left after it (s).
 The SVG is written by hand (no plotting library): one line per series for the median, a band
 for p10..p90.
+
+It also reads the games of `tools/match.py --kaggle-clock` (their PGN keeps each move's time
+as `0.512s` in its comment): `--pgn FILE NAME` is the curve of engine NAME in those games,
+its bank after each move being the base minus, move by move, the time beyond the free
+increment (the clock match.py kept), e.g. the two sides of a time-management match:
+
+    .venv/bin/python tools/bank_curve.py --pgn m.pgn variant --pgn m.pgn base --out tm.svg --csv-dir out/
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -36,6 +44,31 @@ def curve(banks_per_game: list[list[float]], min_games: int = MIN_GAMES) -> list
         deciles = statistics.quantiles(values, n=10, method="inclusive") if len(values) > 1 else values * 9
         rows.append((k + 1, len(values), statistics.median(values), deciles[0], deciles[-1]))
     return rows
+
+
+MOVE_TIME = re.compile(r"\{[^}]*?(\d+\.\d+)s[^}]*\}")
+
+
+def banks_from_pgn(text: str, name: str) -> list[list[float]]:
+    """Bank after each of `name`'s moves, one list per game of a match.py Kaggle-clock PGN
+    in which `name` played (games without a TimeControl `BASE+INC` are skipped)."""
+    games = []
+    for block in re.split(r"\n(?=\[Event )", text.strip()):
+        headers = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', block, re.M))
+        tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", headers.get("TimeControl", ""))
+        if not tc or name not in (headers.get("White"), headers.get("Black")):
+            continue
+        base, inc = float(tc.group(1)), float(tc.group(2))
+        white_first = " w " in headers.get("FEN", " w ")
+        ours_first = (headers["White"] == name) == white_first
+        movetext = block[block.rfind("]") + 1:]
+        times = [float(t) for t in MOVE_TIME.findall(movetext)]
+        bank, banks = base, []
+        for t in times[0 if ours_first else 1::2]:
+            bank -= max(0.0, t - inc)
+            banks.append(bank)
+        games.append(banks)
+    return games
 
 
 def write_csv(rows, path: Path) -> None:
@@ -99,11 +132,24 @@ def summary(rows, at=(1, 10, 20, 30, 40, 60, 80)) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv", nargs="+", type=Path, help="bank curves written by arena.py --curve")
+    ap.add_argument("csv", nargs="*", type=Path, help="bank curves written by arena.py --curve")
+    ap.add_argument("--pgn", nargs=2, action="append", default=[], metavar=("FILE", "NAME"),
+                    help="engine NAME's curve in a match.py --kaggle-clock PGN (repeatable)")
+    ap.add_argument("--csv-dir", type=Path, help="also write each --pgn curve as NAME.csv here")
     ap.add_argument("--out", type=Path, required=True, help="the SVG to write")
     ap.add_argument("--title", default="bank left after our move (median over games)")
     args = ap.parse_args()
+    if not args.csv and not args.pgn:
+        ap.error("give CSV files or --pgn FILE NAME")
     series = {p.stem: read_csv(p) for p in args.csv}
+    for file, name in args.pgn:
+        games = banks_from_pgn(Path(file).read_text(), name)
+        if not games:
+            ap.error(f"{file}: no game with a BASE+INC TimeControl in which {name} played")
+        series[name] = curve(games)
+        if args.csv_dir:
+            args.csv_dir.mkdir(parents=True, exist_ok=True)
+            write_csv(series[name], args.csv_dir / f"{name}.csv")
     args.out.write_text(svg(series, args.title))
     for name, rows in series.items():
         print(f"{name}: {summary(rows)}")

@@ -398,6 +398,39 @@ def test_bank_curve_medians_and_the_minimum_of_games(tmp_path):
     assert "move 1: 10.00 s (6)" in bank_curve.summary(rows)
 
 
+def test_bank_curve_from_a_kaggle_clock_match_pgn():
+    import bank_curve
+
+    # Game 1: "v" is White and moves first; game 2: "v" is White but Black is to move in
+    # the FEN, so "v"'s moves are the 2nd and 4th. Only time beyond the free 0.1 s counts.
+    pgn = """[Event "m"]
+[White "v"]
+[Black "b"]
+[TimeControl "10+0.1"]
+
+1. e4 { +0.10/12 0.600s } 1... e5 { -0.10/12 0.050s } 2. Nf3 { +0.20/9 0.080s; repetition } 1/2-1/2
+
+[Event "m"]
+[White "v"]
+[Black "b"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"]
+[TimeControl "10+0.1"]
+
+1... Kd7 { -M3/5 1.000s } 2. e4 { +M2/5 0.350s } 2... Kc6 { 0.100s } 3. e5 { 2.100s } 1-0
+
+[Event "m"]
+[White "x"]
+[Black "y"]
+[TimeControl "10+0.1"]
+
+1. e4 { 0.5s } 1-0
+"""
+    games = bank_curve.banks_from_pgn(pgn, "v")
+    assert games == [pytest.approx([9.5, 9.5]), pytest.approx([9.75, 7.75])]
+    assert bank_curve.banks_from_pgn(pgn, "b") == [pytest.approx([10.0]), pytest.approx([9.1, 9.1])]
+    assert bank_curve.banks_from_pgn(pgn, "nobody") == []
+
+
 # --- SPSA (spsa.py) -------------------------------------------------------------------
 
 
