@@ -344,6 +344,52 @@ impl Network {
         Ok(net)
     }
 
+    /// Reads a quantized file (format in the module documentation) back as the network on
+    /// its grid: every weight the integer the file holds divided by its quantization, so
+    /// that `from_quantized(&net.quantize())` is `net.quantized()`. Training is
+    /// quantization-aware, so this is the very net the engine computes, and a shipped net
+    /// can be trained further (`train --init`).
+    pub fn from_quantized(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 12 || &bytes[..4] != b"MNN3" {
+            return Err("not a quantized net: no MNN3 header".into());
+        }
+        let hidden = usize::from(u16::from_le_bytes([bytes[4], bytes[5]]));
+        let (qa, qb, buckets) = (i32::from(bytes[6]), i32::from(bytes[7]), usize::from(bytes[8]));
+        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || qa == 0 || qb != QB {
+            return Err(format!("implausible header: {hidden} hidden, {buckets} buckets, QA {qa}, QB {qb}"));
+        }
+        let want = 12 + INPUTS * hidden + 2 * hidden + buckets * 2 * hidden + 4 * buckets;
+        if bytes.len() != want {
+            return Err(format!("{} bytes, {want} expected for its header", bytes.len()));
+        }
+        let mut net = Network::random(hidden, buckets, 0);
+        net.qa = qa;
+        let (qa, qb) = (qa as f32, qb as f32);
+        let mut at = 12;
+        for i in 0..hidden {
+            let mut w = 0i8;
+            for f in 0..INPUTS {
+                w = w.wrapping_add(bytes[at] as i8);
+                net.w1[f * hidden + i] = f32::from(w) / qa;
+                at += 1;
+            }
+        }
+        for b in &mut net.b1 {
+            *b = f32::from(i16::from_le_bytes([bytes[at], bytes[at + 1]])) / qa;
+            at += 2;
+        }
+        for w in &mut net.w2 {
+            *w = f32::from(bytes[at] as i8) / qb;
+            at += 1;
+        }
+        for b in &mut net.b2 {
+            let q = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+            *b = q as f32 / (qa * qa * qb);
+            at += 4;
+        }
+        Ok(net)
+    }
+
     /// The quantized file the engine embeds (format in the module documentation).
     pub fn quantize(&self) -> Vec<u8> {
         let q8 = |w: f32, q: i32| (w * q as f32).round().clamp(-127.0, 127.0) as i8;
@@ -374,6 +420,28 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A net read back from its file is the net on the file's grid, weight for weight, and
+    /// damaged files are refused.
+    #[test]
+    fn a_quantized_file_reads_back_as_the_net_on_its_grid() {
+        let mut net = Network::random(16, 4, 7);
+        net.qa = 32;
+        net.b1.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.37 - 2.0);
+        net.b2.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.011 - 0.02);
+        let file = net.quantize();
+        let back = Network::from_quantized(&file).unwrap();
+        let grid = net.quantized();
+        assert_eq!((back.hidden, back.buckets, back.qa), (16, 4, 32));
+        assert!(back.params().zip(grid.params()).all(|(a, b)| (a - b).abs() <= b.abs() * 1e-6));
+        assert_eq!(back.quantize(), file);
+        assert!(Network::from_quantized(&file[..file.len() - 1]).is_err());
+        assert!(Network::from_quantized(b"MNN2").is_err());
+        let mut bad = file.clone();
+        bad[4] = 0;
+        bad[5] = 0;
+        assert!(Network::from_quantized(&bad).is_err());
+    }
 
     /// The file's first layer, decoded the engine's way (running sums per neuron), gives
     /// back every weight on the quantization grid.

@@ -3,8 +3,14 @@
 //! ```text
 //! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30]
 //!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02]
-//!       [--max-positions N] [--mirror] [--hce W] [--decay D] [--threads T] [--seed S]
+//!       [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]
 //! ```
+//!
+//! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
+//! (a shipped net, read back exactly as the engine computes it) or a float `.ckpt`; its
+//! shape replaces `--hidden`, `--buckets` and `--qa`. With a lower `--lr` and a few epochs
+//! this trains a shipped net further on new data (the data of earlier generations need
+//! not be kept). The epoch-0 validation loss is then the starting net's.
 //!
 //! Reads datagen records; the last `--valid` share of each file (whole games at its end) is
 //! held out. `--mirror` adds every training position mirrored left to right (the
@@ -64,6 +70,8 @@ struct Config {
     hce: f32,
     /// Decoupled weight decay of the first-layer weights (0: none).
     decay: f32,
+    /// A net to start from instead of random weights.
+    init: Option<PathBuf>,
     threads: usize,
     seed: u64,
 }
@@ -199,15 +207,38 @@ fn fitted_scale(samples: &[(i16, u8)]) -> f32 {
     (8..=200).map(|i| i as f32 * 5.0).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap_or(400.0)
 }
 
+/// The net a run starts from: `--init`'s (a quantized `.nnue` or a float checkpoint), its
+/// shape copied into `cfg`, or random weights of the configured shape.
+fn initial_net(cfg: &mut Config) -> Result<Network, String> {
+    let Some(path) = &cfg.init else {
+        let mut net = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
+        net.qa = cfg.qa;
+        return Ok(net);
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = if bytes.starts_with(b"MNN") {
+        Network::from_quantized(&bytes)
+    } else {
+        Network::from_checkpoint(&bytes).map(|mut net| {
+            net.qa = cfg.qa;
+            net
+        })
+    }
+    .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    (cfg.hidden, cfg.buckets, cfg.qa) = (net.hidden, net.buckets, net.qa);
+    Ok(net)
+}
+
 fn train(mut cfg: Config) -> Result<(), String> {
     let started = Instant::now();
+    let mut net = initial_net(&mut cfg)?;
     let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg)?;
     let scale = cfg.scale.unwrap_or(fitted);
     if train.is_empty() || valid.is_empty() {
         return Err("no data to train or validate on".into());
     }
     println!(
-        "train: {} training and {} validation positions, hidden {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, hce {}, decay {}, scale {}, {} threads, seed {}",
+        "train: {} training and {} validation positions, hidden {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, hce {}, decay {}, scale {}, {} threads, seed {}, from {}",
         train.len(),
         valid.len(),
         cfg.hidden,
@@ -220,10 +251,9 @@ fn train(mut cfg: Config) -> Result<(), String> {
         cfg.decay,
         scale,
         cfg.threads,
-        cfg.seed
+        cfg.seed,
+        cfg.init.as_ref().map_or("random weights".into(), |p| p.display().to_string())
     );
-    let mut net = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
-    net.qa = cfg.qa;
     net.zero_impossible();
     let (mut m, mut v) = (net.zeros_like(), net.zeros_like());
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -339,7 +369,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30] [--batch 16384] \
-     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--threads T] [--seed S]"
+     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]"
 }
 
 fn parse(args: &[String]) -> Result<Config, String> {
@@ -359,6 +389,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         mirror: false,
         hce: 0.0,
         decay: 0.0,
+        init: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
     };
@@ -386,6 +417,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--max-positions" => cfg.max_positions = Some(value.parse().map_err(|_| bad())?),
             "--hce" => cfg.hce = value.parse().map_err(|_| bad())?,
             "--decay" => cfg.decay = value.parse().map_err(|_| bad())?,
+            "--init" => cfg.init = Some(PathBuf::from(value)),
             "--threads" => cfg.threads = value.parse().map_err(|_| bad())?,
             "--seed" => cfg.seed = value.parse().map_err(|_| bad())?,
             other => return Err(format!("unknown option {other}\n{}", usage())),
@@ -431,7 +463,35 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{initial_net, parse};
+    use minnow_dev::nnue::Network;
+
+    #[test]
+    fn init_starts_from_a_net_file_and_takes_its_shape() {
+        let dir = std::env::temp_dir().join(format!("minnow-train-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut net = Network::random(24, 2, 5);
+        net.qa = 32;
+        let (nnue, ckpt, junk) = (dir.join("a.nnue"), dir.join("a.ckpt"), dir.join("junk"));
+        std::fs::write(&nnue, net.quantize()).unwrap();
+        std::fs::write(&ckpt, net.quantized().to_checkpoint()).unwrap();
+        std::fs::write(&junk, b"MNN3 and then nothing useful").unwrap();
+
+        let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--hidden", "64"])).unwrap();
+        let from_file = initial_net(&mut cfg).unwrap();
+        assert_eq!((cfg.hidden, cfg.buckets, cfg.qa), (24, 2, 32));
+        assert_eq!(from_file.quantize(), net.quantize());
+        let mut cfg = parse(&args(&["--init", ckpt.to_str().unwrap(), "--qa", "32"])).unwrap();
+        assert_eq!(initial_net(&mut cfg).unwrap().quantize(), net.quantize());
+        for bad in [junk, dir.join("missing")] {
+            let mut cfg = parse(&args(&["--init", bad.to_str().unwrap()])).unwrap();
+            assert!(initial_net(&mut cfg).unwrap_err().contains("--init") || !bad.exists());
+        }
+        let mut cfg = parse(&args(&["--hidden", "16", "--buckets", "4"])).unwrap();
+        let fresh = initial_net(&mut cfg).unwrap();
+        assert_eq!((fresh.hidden, fresh.buckets, cfg.hidden), (16, 4, 16));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn args(extra: &[&str]) -> Vec<String> {
         ["--data", "a.bin", "--out", "net"].iter().chain(extra).map(|s| s.to_string()).collect()
