@@ -1,4 +1,4 @@
-//! Chooses the network the engine embeds: `nets/gen6.nnue` unless the `MINNOW_NET`
+//! Chooses the network the engine embeds: `nets/gen7.nnue` unless the `MINNOW_NET`
 //! environment variable names another file (a path relative to the workspace root, or
 //! absolute), so that a candidate net can be built and matched without touching `nets/`:
 //!
@@ -14,7 +14,7 @@ fn main() {
     let root = manifest.parent().expect("the engine sits in the workspace").to_path_buf();
     let net = match std::env::var("MINNOW_NET") {
         Ok(path) if !path.is_empty() => root.join(path),
-        _ => root.join("nets/gen6.nnue"),
+        _ => root.join("nets/gen7.nnue"),
     };
     println!("cargo:rerun-if-changed={}", net.display());
     println!("cargo:rustc-env=MINNOW_NET_FILE={}", net.display());

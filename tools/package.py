@@ -33,7 +33,7 @@ LIMIT = 65536
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Data blobs the engine may embed, by path: their compressed share is reported apart when
 # the build holds them (the network only with the `nnue` feature, for now).
-BLOBS = ["nets/gen6.nnue", "book/book.bin"]
+BLOBS = ["nets/gen7.nnue", "book/book.bin"]
 FILTERS = [
     {"id": lzma.FILTER_X86},
     {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0, "dict_size": 1 << 18},
