@@ -139,7 +139,11 @@ class Engine:
             raise OSError("engine did not start")
 
     def send(self, line, /):
-        self.proc.stdin.write((line + "\n").encode())
+        """Writes a command; a dead engine's broken pipe is left to `wait` to find (EOF)."""
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+        except OSError:
+            pass
 
     def wait(self, prefix, deadline, /):
         """The first line starting with `prefix` before `deadline`, else None."""

@@ -173,6 +173,17 @@ def test_a_killed_engine_is_restarted(agent_dir):
     first = agent({"board": board.fen(), "mark": "white", "lastMove": "", "remainingOverageTime": 10}, {})
     for pid in engine_processes(agent_dir):
         os.kill(pid, 9)
+        # Wait until it is dead (a zombie or gone), so that its pipe is surely broken when
+        # the adapter next writes to it: that write must not keep the engine from restarting.
+        deadline = time.time() + 2
+        while time.time() < deadline:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                break
+            if state in ("Z", "X"):
+                break
+            time.sleep(0.005)
     board.push_uci(first)
     reply = next(iter(board.legal_moves))
     board.push(reply)
