@@ -46,26 +46,33 @@ def curve(banks_per_game: list[list[float]], min_games: int = MIN_GAMES) -> list
     return rows
 
 
-MOVE_TIME = re.compile(r"\{[^}]*?(\d+\.\d+)s[^}]*\}")
+MOVE_TIME = re.compile(r"(\d+\.\d+)s\b")  # match.py's move comment: "+0.35/12 0.512s"
 
 
 def banks_from_pgn(text: str, name: str) -> list[list[float]]:
     """Bank after each of `name`'s moves, one list per game of a match.py Kaggle-clock PGN
-    in which `name` played (games without a TimeControl `BASE+INC` are skipped)."""
+    in which `name` played (games without a TimeControl `BASE+INC` are skipped; a move
+    without a time in its comment costs nothing)."""
+    import io
+
+    import chess
+    import chess.pgn
+
     games = []
-    for block in re.split(r"\n(?=\[Event )", text.strip()):
-        headers = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', block, re.M))
+    handle = io.StringIO(text)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        headers = game.headers
         tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", headers.get("TimeControl", ""))
         if not tc or name not in (headers.get("White"), headers.get("Black")):
             continue
         base, inc = float(tc.group(1)), float(tc.group(2))
-        white_first = " w " in headers.get("FEN", " w ")
-        ours_first = (headers["White"] == name) == white_first
-        movetext = block[block.rfind("]") + 1:]
-        times = [float(t) for t in MOVE_TIME.findall(movetext)]
+        ours = chess.WHITE if headers.get("White") == name else chess.BLACK
         bank, banks = base, []
-        for t in times[0 if ours_first else 1::2]:
-            bank -= max(0.0, t - inc)
+        for node in game.mainline():
+            if node.parent.board().turn != ours:
+                continue
+            spent = MOVE_TIME.search(node.comment)
+            bank -= max(0.0, float(spent.group(1)) - inc) if spent else 0.0
             banks.append(bank)
         games.append(banks)
     return games

@@ -277,9 +277,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
     if cfg.init.is_some() {
         // A net trained further is kept only where it beats the net it started from.
         best = start_loss;
-        let export = net.quantized();
-        write(&cfg.out, "ckpt", &export.to_checkpoint())?;
-        write(&cfg.out, "nnue", &export.quantize())?;
+        save(&cfg.out, &net)?;
     }
     for epoch in 1..=cfg.epochs {
         for i in (1..order.len()).rev() {
@@ -318,11 +316,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
         );
         if val < best {
             best = val;
-            let mut export = net.clone();
-            export.zero_impossible();
-            let export = export.quantized();
-            write(&cfg.out, "ckpt", &export.to_checkpoint())?;
-            write(&cfg.out, "nnue", &export.quantize())?;
+            save(&cfg.out, &net)?;
         }
     }
     if cfg.init.is_some() && best >= start_loss {
@@ -368,6 +362,16 @@ fn train(mut cfg: Config) -> Result<(), String> {
         cfg.out.display()
     );
     Ok(())
+}
+
+/// Writes `net` as the run's best so far: the float checkpoint and the quantized file of
+/// its weights on the grid, the impossible features zeroed.
+fn save(out: &std::path::Path, net: &Network) -> Result<(), String> {
+    let mut export = net.clone();
+    export.zero_impossible();
+    let export = export.quantized();
+    write(out, "ckpt", &export.to_checkpoint())?;
+    write(out, "nnue", &export.quantize())
 }
 
 fn with_ext(prefix: &std::path::Path, ext: &str) -> PathBuf {
