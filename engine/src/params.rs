@@ -534,6 +534,12 @@ tunables! {
     /// SEE pruning deepest depth.
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
+    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 ± 17.3 Elo over
+    /// 600 games, not proven, so off) ...
+    HISTORY_PRUNE_DEPTH: i32 = 0, 0..=8;
+    /// ... and history below −this × depth.
+    HISTORY_PRUNE_MARGIN: i32 = 1024, 256..=8192;
+
     /// Late-move reductions from this depth ...
     LMR_DEPTH: i32 = 3, 2..=5;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).

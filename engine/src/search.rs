@@ -672,6 +672,16 @@ impl Searcher {
                     {
                         continue;
                     }
+                    // History pruning: a quiet move that has failed low again and again
+                    // here (butterfly and continuation histories) is not worth a search
+                    // at low depth. Off by default (HISTORY_PRUNE_DEPTH 0): at depth ≤ 4
+                    // and margin 1024, +7.5 ± 17.3 Elo over 600 games (2+0.05, gen7,
+                    // SPRT [0, 10] undecided, LLR 0.33), not proven.
+                    if depth <= tp!(HISTORY_PRUNE_DEPTH)
+                        && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth
+                    {
+                        continue;
+                    }
                 } else if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth) {
                     continue;
                 }
