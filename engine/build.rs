@@ -1,6 +1,8 @@
-//! Chooses the network the engine embeds: `nets/gen7.nnue` unless the `MINNOW_NET`
-//! environment variable names another file (a path relative to the workspace root, or
-//! absolute), so that a candidate net can be built and matched without touching `nets/`:
+//! Chooses the network the engine embeds: the one `nets/SHIPPED` names (one line, a path
+//! relative to the workspace root; the packager and the tests read the same file) unless
+//! the `MINNOW_NET` environment variable names another file (relative to the workspace
+//! root, or absolute), so that a candidate net can be built and matched without touching
+//! `nets/`:
 //!
 //! ```sh
 //! MINNOW_NET=data/candidate.nnue cargo build --release --target-dir target/candidate
@@ -14,7 +16,12 @@ fn main() {
     let root = manifest.parent().expect("the engine sits in the workspace").to_path_buf();
     let net = match std::env::var("MINNOW_NET") {
         Ok(path) if !path.is_empty() => root.join(path),
-        _ => root.join("nets/gen7.nnue"),
+        _ => {
+            let shipped = root.join("nets/SHIPPED");
+            println!("cargo:rerun-if-changed={}", shipped.display());
+            let name = std::fs::read_to_string(&shipped).expect("nets/SHIPPED names the shipped net");
+            root.join(name.trim())
+        }
     };
     println!("cargo:rerun-if-changed={}", net.display());
     println!("cargo:rustc-env=MINNOW_NET_FILE={}", net.display());

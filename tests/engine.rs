@@ -307,13 +307,14 @@ mod nnue {
     }
 
     /// The engine's integer evaluation matches the trainer's forward pass in floats over
-    /// the exported weights, on held-out positions (nets/gen7.check.txt, written by the
-    /// trainer with the net): within 2 cp on every position. Only the final division
+    /// the exported weights, on held-out positions (the check file beside the embedded net,
+    /// e.g. nets/gen7.check.txt, written by the trainer with it): within 2 cp on every
+    /// position. Only the final division
     /// rounds; a wrong feature, perspective or layout would be off by tens of cp.
     #[test]
     fn quantized_evaluation_matches_the_float_net() {
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/gen7.check.txt")).unwrap();
+        let check = minnow::nnue::NET_FILE.strip_suffix(".nnue").expect("a net file ends in .nnue");
+        let text = std::fs::read_to_string(format!("{check}.check.txt")).unwrap();
         let mut n = 0;
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();

@@ -31,9 +31,21 @@ import tarfile
 
 LIMIT = 65536
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def shipped_net() -> str:
+    """The network the engine build embeds, as engine/build.rs chooses it: the file that
+    `MINNOW_NET` names when set, else the one `nets/SHIPPED` names (relative to the root)."""
+    chosen = os.environ.get("MINNOW_NET")
+    if chosen:
+        return chosen
+    with open(os.path.join(ROOT, "nets/SHIPPED")) as f:
+        return f.read().strip()
+
+
 # Data blobs the engine may embed, by path: their compressed share is reported apart when
 # the build holds them (the network only with the `nnue` feature, for now).
-BLOBS = ["nets/gen7.nnue", "book/book.bin"]
+BLOBS = [shipped_net(), "book/book.bin"]
 FILTERS = [
     {"id": lzma.FILTER_X86},
     {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0, "dict_size": 1 << 18},

@@ -8,7 +8,7 @@
 //! ([`Accumulator::after`]) and never rebuilds them except at the root. The output is
 //! `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them + b`, scaled to centipawns.
 //!
-//! The net is embedded at compile time: the shipped one that `engine/build.rs` names, or
+//! The net is embedded at compile time: the shipped one that `nets/SHIPPED` names, or
 //! the file the `MINNOW_NET` environment variable names when the engine is built (format
 //! and training: the trainer, `devtools/src/nnue.rs`; provenance: `nets/README.md`). Its
 //! header is checked at compile time (a wrong length names the file), so a net of the
@@ -33,6 +33,11 @@ macro_rules! net_file {
         include_bytes!(env!("MINNOW_NET_FILE"))
     };
 }
+
+/// The net file this build embeds, as `engine/build.rs` chose it (`nets/SHIPPED`, or
+/// `MINNOW_NET`): the tests find the net's check file beside it. A constant the shipped
+/// binary never reads, so it costs no bytes there.
+pub const NET_FILE: &str = env!("MINNOW_NET_FILE");
 
 /// Hidden neurons per perspective: the net file's, so a net of another width needs no
 /// code change (only `MINNOW_NET`).

@@ -107,6 +107,13 @@ def test_main_py_adds_at_most_3_kib_to_the_archive(archive):
     assert main_py <= 3072, report
 
 
+def test_the_archive_holds_the_net_that_nets_shipped_names(archive):
+    """build.rs and the packager read one name: the packager finds that net in the binary."""
+    _, report = archive
+    shipped = (ROOT / "nets/SHIPPED").read_text().strip()
+    assert re.search(rf"^  data {re.escape(shipped)} +[\d,]+ bytes", report, re.M), report
+
+
 def test_package_and_adapter_agree_on_the_compression_filters():
     def filters(path):
         tree = ast.parse(path.read_text())
