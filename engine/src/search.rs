@@ -190,16 +190,19 @@ impl Searcher {
         let mut fresh = core::mem::MaybeUninit::<Searcher>::zeroed();
         let p = fresh.as_mut_ptr();
         // SAFETY: `p` points to a zeroed, properly aligned Searcher. The fields written here
-        // are all those whose type is or holds a reference (the TT, the histories), an enum
-        // or an `Option` (a zeroed reference is invalid; enum and `Option` layouts are not
-        // guaranteed). Every other field is an integer, a bool, or an array or struct of
-        // them (`Move` is a `u16`, `PlyState` and `Accumulator` hold integers), for which
-        // all-zero bytes are valid and are the values a fresh searcher starts from
-        // (`Move::NONE` is 0). So the value is fully initialised when
-        // `assume_init` runs.
+        // are all those whose type is or holds a reference (the TT, the continuation
+        // histories' storage), an enum or an `Option` (a zeroed reference is invalid; enum
+        // and `Option` layouts are not guaranteed). Every other field is an integer, a bool,
+        // or an array or struct of them (`Move` is a `u16`, `PlyState` and `Accumulator`
+        // hold integers, and so do the other tables of `Histories`), for which all-zero
+        // bytes are valid and are the values a fresh searcher starts from (`Move::NONE` is
+        // 0, as `Histories::new` has it). So the value is fully initialised when
+        // `assume_init` runs. (Writing a whole `Histories::new` here built its 38 KB on the
+        // stack with unrolled stores: 1.1 KB of code.)
         unsafe {
             (&raw mut (*p).tt).write(tt);
-            (&raw mut (*p).histories).write(Histories::new(continuation));
+            *continuation = ContinuationHistory::EMPTY;
+            (&raw mut (*p).histories.continuation).write(continuation);
             (&raw mut (*p).rules).write(Rules::Fide);
             (&raw mut (*p).aspiration).write(ASPIRATION);
             (&raw mut (*p).limits).write(Limits::default());
