@@ -45,7 +45,9 @@ impl Rules {
 
     /// True if the game is drawn in `pos` by the fifty-move rule or by material (not
     /// repetition, which needs the game's history). `in_check` is `pos.in_check()`.
-    #[inline]
+    /// Not inlined: the search calls it from negamax and quiescence, and one copy is
+    /// 144 B of the compressed engine smaller than two, at a call per node.
+    #[inline(never)]
     pub fn is_draw(self, pos: &Position, in_check: bool) -> bool {
         match self {
             Rules::Fide => {
@@ -62,11 +64,15 @@ impl Rules {
 /// of which one is a bishop. So K+N v K+N, K+B v K+B, K+N+N v K end the game at once, while
 /// K+B+B v K (even with same-coloured bishops) and K+B+N v K play on.
 pub fn kaggle_insufficient(pos: &Position) -> bool {
+    // A queen, rook or pawn of either side: not insufficient (nearly every node; one test).
+    let heavy = pos.pieces_of_type(PieceType::Queen)
+        | pos.pieces_of_type(PieceType::Rook)
+        | pos.pieces_of_type(PieceType::Pawn);
+    if heavy.any() {
+        return false;
+    }
     let side_insufficient = |color: Color| {
         let count = |kind: PieceType| pos.pieces(color, kind).count();
-        if count(PieceType::Queen) + count(PieceType::Rook) + count(PieceType::Pawn) > 0 {
-            return false;
-        }
         let knights = count(PieceType::Knight);
         let bishops = count(PieceType::Bishop);
         let minors = knights + bishops;
