@@ -61,6 +61,23 @@ fn perft_output_has_stockfish_form() {
 }
 
 #[test]
+fn numbers_take_a_sign_and_are_refused_beyond_64_bits() {
+    // A leading '+' is a number, as Rust's own parser had it.
+    assert!(run("position startpos\ngo perft +2\n").contains("Nodes searched: 400"));
+    // Not numbers: trailing junk, a lone sign, beyond i64 (the clock would not fit).
+    for go in ["go perft 2x", "go perft -", "go perft 9223372036854775808", "go wtime 99999999999999999999"] {
+        let out = run(&format!("position startpos\n{go}\nisready\n"));
+        assert_eq!(errors(&out).len(), 1, "{go}: {out}");
+    }
+    // Hash takes 1 MiB and refuses 0, negatives and 2^64 + 1.
+    assert!(errors(&run("setoption name Hash value 1\nisready\n")).is_empty());
+    for value in ["0", "-1", "18446744073709551617", "1.5"] {
+        let out = run(&format!("setoption name Hash value {value}\nisready\n"));
+        assert_eq!(errors(&out).len(), 1, "Hash {value}: {out}");
+    }
+}
+
+#[test]
 fn position_with_fen_and_moves() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let out = run(&format!("position fen {kiwipete} moves e1g1 a6e2\ngo perft 2\nd\n"));

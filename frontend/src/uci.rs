@@ -23,6 +23,29 @@ use minnow_engine::types::Move;
 pub const ENGINE_NAME: &str = concat!("minnow ", env!("CARGO_PKG_VERSION"));
 /// Deepest `go perft` accepted (perft 12 of the start position is already 6e16 nodes).
 pub const MAX_PERFT_DEPTH: u32 = 15;
+
+/// A decimal integer with an optional sign, or `None` (not a number, or beyond `i64`). The
+/// one number parser of the protocol: `str::parse` was inlined once per integer type and
+/// call site.
+#[inline(never)]
+fn integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(i64::from(b - b'0'))?;
+    }
+    Some(if negative { -n } else { n })
+}
 /// Most moves accepted after `position … moves` (the harness ends games at 999 plies).
 pub const MAX_GAME_MOVES: usize = MAX_HISTORY;
 /// Default `Move Overhead` in milliseconds.
@@ -191,7 +214,11 @@ impl Uci {
                 Flow::Continue
             }
             Some("bench") => {
-                let depth = tokens.next().and_then(|t| t.parse().ok()).unwrap_or(BENCH_DEPTH);
+                let depth = tokens
+                    .next()
+                    .and_then(integer)
+                    .and_then(|d| i32::try_from(d).ok())
+                    .unwrap_or(BENCH_DEPTH);
                 self.bench(depth.clamp(1, 64), out, env);
                 Flow::Continue
             }
@@ -319,8 +346,8 @@ impl Uci {
         let mut limits = Limits::default();
         while let Some(token) = tokens.next() {
             if token == "perft" {
-                let depth = match tokens.next().map(str::parse::<u32>) {
-                    Some(Ok(d)) if d <= MAX_PERFT_DEPTH => d,
+                let depth = match tokens.next().and_then(integer) {
+                    Some(d) if (0..=i64::from(MAX_PERFT_DEPTH)).contains(&d) => d as u32,
                     _ => {
                         error(out)
                             .put("go perft: expected a depth from 0 to ")
@@ -340,7 +367,7 @@ impl Uci {
                 "ponder" => limits.ponder = true,
                 "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" => {
                     // Negative values (a clock run out) count as 0.
-                    let Some(value) = tokens.next().and_then(|t| t.parse::<i64>().ok()) else {
+                    let Some(value) = tokens.next().and_then(integer) else {
                         error(out).put("go: '").put(token).put("' needs a number\n");
                         continue;
                     };
@@ -415,7 +442,7 @@ impl Uci {
                 break;
             }
         }
-        let number = value.and_then(|v| v.parse::<u64>().ok());
+        let number = value.and_then(integer).and_then(|v| u64::try_from(v).ok());
         let check = match value {
             Some("true") => Some(true),
             Some("false") => Some(false),
@@ -473,7 +500,7 @@ impl Uci {
             if let Some(t) =
                 minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
             {
-                if !value.and_then(|v| v.parse().ok()).is_some_and(|v| t.set(v)) {
+                if !value.and_then(integer).and_then(|v| i32::try_from(v).ok()).is_some_and(|v| t.set(v)) {
                     error(out).put("setoption: ").put(t.name).put(" must be a number from ").signed(t.min);
                     out.put(" to ").signed(t.max).put("\n");
                 }
