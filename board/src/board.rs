@@ -333,8 +333,9 @@ impl Position {
         Ok(())
     }
 
-    /// Recomputes checkers and pinned pieces for the side to move.
-    #[inline]
+    /// Recomputes checkers and pinned pieces for the side to move. Not inlined: make,
+    /// make-null and set-up share one copy.
+    #[inline(never)]
     pub(crate) fn update_check_info(&mut self) {
         let us = self.side;
         let them = !us;

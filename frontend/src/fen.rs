@@ -294,7 +294,7 @@ impl Fen for Position {
         }
 
         let us = pos.side_to_move();
-        if pos.is_attacked(pos.king_square(!us), us, pos.occupied()) {
+        if minnow_engine::movegen::attacked(&pos, pos.king_square(!us), us, pos.occupied()) {
             return err(FenField::Position, "the side not to move is in check");
         }
         pos.finish_setup();
