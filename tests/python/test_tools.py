@@ -475,3 +475,47 @@ def test_net_size_decodes_the_shipped_net_and_reencodes_it_byte_for_byte() -> No
         net_size.first_layer(b"MNN2" + net[4:])
     with pytest.raises(ValueError):
         net_size.first_layer(net[:100])
+
+
+# --- tools/inline_report.py -----------------------------------------------------------
+
+
+def test_inline_report_attributes_instructions_to_inlined_functions() -> None:
+    import inline_report
+
+    listing = """
+0000000000001000 <outer>:
+    1000:	push   %rbp
+    1001:	mov    %rsp,%rbp
+    1004:	call   2000 <other>
+
+0000000000002000 <other>:
+    2000:	xor    %eax,%eax
+    2002:	ret
+"""
+    funcs = inline_report.instructions(listing)
+    assert funcs == {"outer": [(0x1000, 1), (0x1001, 3), (0x1004, 4)], "other": [(0x2000, 2), (0x2002, 4)]}
+    # addr2line -a -f -i: per address, the inline chain innermost first, each with its place.
+    answer = "\n".join(
+        [
+            "0x1000", "outer", "a.rs:1",
+            "0x1001", "helper<u8>", "b.rs:2", "outer", "a.rs:2",
+            "0x1004", "<x::Y<T> as z::Z>::next", "c.rs:3", "helper<u8>", "b.rs:4", "outer", "a.rs:3",
+            "0x2000", "helper<u16>", "b.rs:2", "other", "d.rs:1",
+            "0x2002", "other", "d.rs:2",
+        ]
+    )
+    chains = inline_report.frames(answer)
+    assert chains == [
+        ["outer"],
+        ["helper<u8>", "outer"],
+        ["<x::Y<T> as z::Z>::next", "helper<u8>", "outer"],
+        ["helper<u16>", "other"],
+        ["other"],
+    ]
+    assert inline_report.short("<x::Y<T> as z::Z>::next") == "<x::Y as z::Z>::next"
+    owners = ["outer", "outer", "outer", "other", "other"]
+    sizes = [1, 3, 4, 2, 4]
+    # helper is inlined into both: 7 bytes in outer, 2 in other, so 2 beyond the largest copy.
+    assert inline_report.duplicates(owners, chains, sizes) == [(2, 9, 2, "helper")]
+    assert inline_report.breakdown(chains[:3], sizes[:3]) == {"(itself)": 1, "helper": 7}
