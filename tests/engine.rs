@@ -308,9 +308,9 @@ mod nnue {
 
     /// The engine's integer evaluation matches the trainer's forward pass in floats over
     /// the exported weights, on held-out positions (the check file beside the embedded net,
-    /// e.g. nets/gen7.check.txt, written by the trainer with it): within 2 cp on every
-    /// position. Only the final division
-    /// rounds; a wrong feature, perspective or layout would be off by tens of cp.
+    /// e.g. nets/gen8.check.txt, written by the trainer with it): within 2 cp on every
+    /// position. Only the final division rounds; a wrong feature, perspective or layout
+    /// would be off by tens of cp.
     #[test]
     fn quantized_evaluation_matches_the_float_net() {
         let check = minnow::nnue::NET_FILE.strip_suffix(".nnue").expect("a net file ends in .nnue");

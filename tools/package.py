@@ -43,9 +43,6 @@ def shipped_net() -> str:
         return f.read().strip()
 
 
-# Data blobs the engine may embed, by path: their compressed share is reported apart when
-# the build holds them (the network only with the `nnue` feature, for now).
-BLOBS = [shipped_net(), "book/book.bin"]
 FILTERS = [
     {"id": lzma.FILTER_X86},
     {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0, "dict_size": 1 << 18},
@@ -146,7 +143,9 @@ def main() -> int:
     without_main, _ = gzip_bytes(tar_bytes({"main.py": b"", "minnow.xz": engine_xz}))
     main_share = len(archive) - len(without_main)
     blobs = {}
-    for rel in BLOBS:
+    # Data blobs the engine may embed, by path: their compressed share is reported apart
+    # when the build holds them (the network only with the `nnue` feature).
+    for rel in (shipped_net(), "book/book.bin"):
         path = os.path.join(ROOT, rel)
         if os.path.isfile(path):
             with open(path, "rb") as f:

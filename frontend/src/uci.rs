@@ -24,28 +24,6 @@ pub const ENGINE_NAME: &str = concat!("minnow ", env!("CARGO_PKG_VERSION"));
 /// Deepest `go perft` accepted (perft 12 of the start position is already 6e16 nodes).
 pub const MAX_PERFT_DEPTH: u32 = 15;
 
-/// A decimal integer with an optional sign, or `None` (not a number, or beyond `i64`). The
-/// one number parser of the protocol: `str::parse` was inlined once per integer type and
-/// call site.
-#[inline(never)]
-fn integer(text: &str) -> Option<i64> {
-    let (negative, digits) = match text.as_bytes() {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        all => (false, all),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut n: i64 = 0;
-    for &b in digits {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n.checked_mul(10)?.checked_add(i64::from(b - b'0'))?;
-    }
-    Some(if negative { -n } else { n })
-}
 /// Most moves accepted after `position … moves` (the harness ends games at 999 plies).
 pub const MAX_GAME_MOVES: usize = MAX_HISTORY;
 /// Default `Move Overhead` in milliseconds.
@@ -618,6 +596,29 @@ impl SearchHost for UciHost<'_> {
         }
         out.put("\n").flush();
     }
+}
+
+/// A decimal integer with an optional sign, or `None` (not a number, or beyond `i64`). The
+/// one number parser of the protocol: `str::parse` was inlined once per integer type and
+/// call site.
+#[inline(never)]
+fn integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(i64::from(b - b'0'))?;
+    }
+    Some(if negative { -n } else { n })
 }
 
 /// Starts an error line.

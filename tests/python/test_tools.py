@@ -464,8 +464,9 @@ def test_spsa_rejects_unknown_parameters():
 
 def test_net_size_decodes_the_shipped_net_and_reencodes_it_byte_for_byte() -> None:
     import net_size
+    import package
 
-    net = (ROOT / (ROOT / "nets/SHIPPED").read_text().strip()).read_bytes()
+    net = (ROOT / package.shipped_net()).read_bytes()
     hidden, qa, rows = net_size.first_layer(net)
     assert (hidden, qa, len(rows), len(rows[0])) == (net[4] | net[5] << 8, net[6], hidden, 768)
     # Pawns never stand on the first or last rank: the trainer zeroes those weights.
