@@ -28,7 +28,9 @@ pub fn read(fd: usize, buf: &mut [u8]) -> isize {
 }
 
 /// Writes all of `buf`, retrying on short writes and EINTR. Gives up silently on other
-/// errors (a closed pipe means nobody is listening any more).
+/// errors (a closed pipe means nobody is listening any more). Not inlined: one copy of
+/// the loop for the output buffer and the panic message.
+#[inline(never)]
 pub fn write_all(fd: usize, mut buf: &[u8]) {
     while !buf.is_empty() {
         let ret: isize;

@@ -36,9 +36,25 @@ fn errors(out: &str) -> Vec<&str> {
 fn handshake() {
     let out = run("uci\nisready\nquit\n");
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("id name minnow"), "{out}");
+    assert_eq!(lines[0], format!("id name {}", minnow::uci::ENGINE_NAME), "{out}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
-    assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin")));
+    // Every option on a line of its own, defaults as the front end's constants say.
+    let hash = format!("option name Hash type spin default {} min 1 max ", minnow::uci::DEFAULT_HASH_MIB);
+    assert!(lines.iter().any(|l| l.starts_with(&hash)), "{out}");
+    let overhead = format!(
+        "option name Move Overhead type spin default {} min 0 max 5000",
+        minnow::uci::DEFAULT_MOVE_OVERHEAD
+    );
+    for option in [
+        "option name Threads type spin default 1 min 1 max 1",
+        "option name Ponder type check default false",
+        "option name OwnBook type check default false",
+        &overhead,
+        "option name Kaggle Rules type check default false",
+    ] {
+        assert!(lines.contains(&option), "{option} missing:\n{out}");
+    }
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option name ")).count(), 6, "{out}");
     let uciok = lines.iter().position(|&l| l == "uciok").expect("uciok");
     assert_eq!(lines[uciok + 1], "readyok");
     assert!(errors(&out).is_empty());

@@ -115,7 +115,7 @@ def build() -> Path:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--exe", type=Path, help="an unstripped build with debug info (default: build one)")
-    ap.add_argument("--function", action="append", default=[], help="break this function down by callee")
+    ap.add_argument("--function", action="append", default=[], help="break this function down by callee (full name, or its last path segments)")
     ap.add_argument("--top", type=int, default=30)
     args = ap.parse_args()
     exe = args.exe or build()
@@ -138,7 +138,7 @@ def main() -> int:
     for extra, total, copies, callee in duplicates(owners, chains, sizes)[: args.top]:
         print(f"{extra:7,d} {total:7,d} {copies:7d}  {callee}")
     for wanted in args.function:
-        picked = [i for i, owner in enumerate(owners) if short(owner) == wanted or owner == wanted]
+        picked = [i for i, owner in enumerate(owners) if wanted in (owner, short(owner)) or short(owner).endswith("::" + wanted)]
         if not picked:
             print(f"\n{wanted}: no such function")
             continue

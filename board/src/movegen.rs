@@ -94,19 +94,18 @@ fn generate(pos: &Position, list: &mut MoveList, noisy: bool, quiet: bool) {
     // King moves first: legal even in double check. A square is safe if no enemy piece
     // attacks it with our king removed (so a slider's ray through the king counts).
     let without_king = occupied ^ king.bb();
-    let king_targets = attacks::king(king) & !ours;
+    // The squares wanted: captures, quiet moves or both (one loop, one inlined attack test).
+    let mut wanted = Bitboard::EMPTY;
     if noisy {
-        for to in king_targets & theirs {
-            if !pos.is_attacked(to, them, without_king) {
-                add(list, Move::new(king, to, MoveFlag::Capture));
-            }
-        }
+        wanted |= theirs;
     }
     if quiet {
-        for to in king_targets & !theirs {
-            if !pos.is_attacked(to, them, without_king) {
-                add(list, Move::new(king, to, MoveFlag::Quiet));
-            }
+        wanted |= !occupied;
+    }
+    for to in attacks::king(king) & wanted {
+        if !pos.is_attacked(to, them, without_king) {
+            let flag = if theirs.contains(to) { MoveFlag::Capture } else { MoveFlag::Quiet };
+            add(list, Move::new(king, to, flag));
         }
     }
 
@@ -119,6 +118,7 @@ fn generate(pos: &Position, list: &mut MoveList, noisy: bool, quiet: bool) {
         if checkers.any() { attacks::between(king, checkers.lsb()) | checkers } else { Bitboard::ALL };
     let captures = theirs & check_mask;
     let quiets = !occupied & check_mask;
+    let targets = wanted & check_mask;
 
     if quiet && checkers.is_empty() {
         generate_castling(pos, list, us, occupied);
@@ -154,13 +154,6 @@ fn generate(pos: &Position, list: &mut MoveList, noisy: bool, quiet: bool) {
 
     // Pieces. A pinned knight can never move; a pinned slider stays on its pin line.
     let pinned = pos.pinned();
-    let mut targets = Bitboard::EMPTY;
-    if noisy {
-        targets |= captures;
-    }
-    if quiet {
-        targets |= quiets;
-    }
     for from in pos.pieces(us, PieceType::Knight) & !pinned {
         let t = attacks::knight(from) & targets;
         push_all(list, from, t & theirs, MoveFlag::Capture);

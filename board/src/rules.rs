@@ -10,7 +10,7 @@
 
 use crate::board::Position;
 use crate::movegen::legal_move_list;
-use crate::types::{Color, PieceType};
+use crate::types::{Bitboard, Color, PieceType};
 
 /// Which draw rules the search applies (UCI option `Kaggle Rules`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -71,12 +71,13 @@ pub fn kaggle_insufficient(pos: &Position) -> bool {
     if heavy.any() {
         return false;
     }
+    // Bit tests instead of popcounts (which the baseline x86-64 target has no instruction
+    // for): at most one minor piece, or exactly two and both knights.
     let side_insufficient = |color: Color| {
-        let count = |kind: PieceType| pos.pieces(color, kind).count();
-        let knights = count(PieceType::Knight);
-        let bishops = count(PieceType::Bishop);
-        let minors = knights + bishops;
-        minors < 3 && !(minors == 2 && bishops >= 1)
+        let knights = pos.pieces(color, PieceType::Knight);
+        let minors = knights | pos.pieces(color, PieceType::Bishop);
+        let rest = Bitboard(minors.0 & minors.0.wrapping_sub(1));
+        rest.is_empty() || (minors == knights && !rest.more_than_one())
     };
     side_insufficient(Color::White) && side_insufficient(Color::Black)
 }

@@ -57,6 +57,7 @@ pub fn pawn_attacks(color: usize, sq: usize) -> u64 {
 
 /// Squares a slider on `sq` attacks along `dirs`, each ray stopping at the first occupied
 /// square (which is included).
+#[inline(never)]
 pub fn slider_attacks(sq: usize, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
     let mut attacks = 0;
     for &dir in dirs {
@@ -140,6 +141,7 @@ pub struct SplitMix(pub u64);
 
 impl SplitMix {
     /// The next 64 random bits.
+    #[inline(never)]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -128,10 +128,13 @@ impl Piece {
         if (self as u8) < 6 { Color::White } else { Color::Black }
     }
 
-    /// Its type.
+    /// Its type: one table load (`% 6` then a load was 0.6 KB of code over its copies).
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        PieceType::ALL[self as usize % 6]
+        use PieceType::*;
+        const KINDS: [PieceType; 12] =
+            [Pawn, Knight, Bishop, Rook, Queen, King, Pawn, Knight, Bishop, Rook, Queen, King];
+        KINDS[self as usize]
     }
 
     /// Index 0..12, for per-piece tables.

@@ -360,7 +360,9 @@ impl Searcher {
         result
     }
 
-    /// A ponder or infinite search must not answer before `stop` or `ponderhit`.
+    /// A ponder or infinite search must not answer before `stop` or `ponderhit`. Not
+    /// inlined: `search` calls it from two places.
+    #[inline(never)]
     fn finish(&mut self, host: &mut dyn SearchHost) {
         while (self.pondering || self.limits.infinite) && !self.stopped {
             match host.wait() {

@@ -152,16 +152,23 @@ impl Uci {
         let flow = match tokens.next() {
             None => Flow::Continue,
             Some("uci") => {
-                out.put("id name ").put(ENGINE_NAME).put("\n");
-                out.put("id author the minnow developers\n");
-                out.put("option name Hash type spin default ").num(DEFAULT_HASH_MIB as u64);
-                out.put(" min 1 max ").num(self.searcher.tt.max_mib() as u64).put("\n");
-                out.put("option name Threads type spin default 1 min 1 max 1\n");
-                out.put("option name Ponder type check default false\n");
-                out.put("option name OwnBook type check default false\n");
-                out.put("option name Move Overhead type spin default ").num(DEFAULT_MOVE_OVERHEAD);
-                out.put(" min 0 max 5000\n");
-                out.put("option name Kaggle Rules type check default false\n");
+                // Constant text in as few pieces as possible: each piece is a call.
+                out.put(concat!(
+                    "id name minnow ",
+                    env!("CARGO_PKG_VERSION"),
+                    "\nid author the minnow developers\noption name Hash type spin default "
+                ))
+                .num(DEFAULT_HASH_MIB as u64)
+                .put(" min 1 max ")
+                .num(self.searcher.tt.max_mib() as u64)
+                .put(concat!(
+                    "\noption name Threads type spin default 1 min 1 max 1",
+                    "\noption name Ponder type check default false",
+                    "\noption name OwnBook type check default false",
+                    "\noption name Move Overhead type spin default "
+                ))
+                .num(DEFAULT_MOVE_OVERHEAD)
+                .put(" min 0 max 5000\noption name Kaggle Rules type check default false\n");
                 #[cfg(feature = "tune")]
                 for t in minnow_engine::params::tune::ALL {
                     out.put("option name ").put(t.name).put(" type spin default ").signed(t.default);
