@@ -19,8 +19,16 @@ use minnow_engine::time::Limits;
 use minnow_engine::tt::{Bound, Bucket, Table};
 use minnow_engine::types::Move;
 
+/// The engine's name and version as a literal, for `concat!` ([`ENGINE_NAME`] and the
+/// `uci` answer).
+macro_rules! engine_name {
+    () => {
+        concat!("minnow ", env!("CARGO_PKG_VERSION"))
+    };
+}
+
 /// Engine name and version, as sent in `id name`.
-pub const ENGINE_NAME: &str = concat!("minnow ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_NAME: &str = engine_name!();
 /// Deepest `go perft` accepted (perft 12 of the start position is already 6e16 nodes).
 pub const MAX_PERFT_DEPTH: u32 = 15;
 
@@ -154,8 +162,8 @@ impl Uci {
             Some("uci") => {
                 // Constant text in as few pieces as possible: each piece is a call.
                 out.put(concat!(
-                    "id name minnow ",
-                    env!("CARGO_PKG_VERSION"),
+                    "id name ",
+                    engine_name!(),
                     "\nid author the minnow developers\noption name Hash type spin default "
                 ))
                 .num(DEFAULT_HASH_MIB as u64)
