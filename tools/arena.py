@@ -8,7 +8,8 @@
 Each game unpacks submission/submission.tar.gz into a fresh folder, as Kaggle does, and runs
 `env.run([main.py, opponent])` in the harness itself: the harness execs main.py inside the
 first timed call, times every move and ends the game by its own rules. Opponents are the
-harness's built-in agents (`random`, `king_shuffle`, `board_shuffle`) or any UCI/XBoard engine
+harness's built-in agents (`random`, `king_shuffle`, `board_shuffle`), another submission
+archive (`submission:PATH`: its own main.py and engine, pondering as ours does) or any UCI/XBoard engine
 (spec as in match.py) wrapped as an agent on the same clock: its remaining overage plus the
 free 0.1 s, as a clock with 0.1 s increment, and the game's moves so it sees repetitions.
 Game 2k and 2k+1 use the same opening (seed), with colours swapped; seeds are spread over the
@@ -116,6 +117,26 @@ def hiccup_line(moves) -> str:
         return ""
     shown = moves[max(0, first - 2) : first + 12]
     return " ".join(f"{1000 * t:.0f}{'*' if spike else ''}" for spike, t in shown)
+
+
+class Submission:
+    """Another submission archive as the opponent: its main.py, unpacked per game like ours,
+    plays through its own adapter and engine (pondering included), so two builds meet
+    exactly as entries meet on Kaggle."""
+
+    def __init__(self, archive: str):
+        self.archive = Path(archive)
+        if not self.archive.is_file():
+            raise SystemExit(f"arena.py: no submission archive at {self.archive}")
+        self.name = f"submission {self.archive.name}"
+        self.failures: list[str] = []
+        self.restarts = 0
+
+    def new_game(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 class EngineAgent:
@@ -288,7 +309,10 @@ def play(args, index: int, opponent, work: Path) -> dict:
     else:
         ours = str(main_py)
     theirs = opponent
-    if not isinstance(opponent, str):
+    their_folder = work / f"opponent{index}"
+    if isinstance(opponent, Submission):
+        theirs = str(unpack(opponent.archive, their_folder))
+    elif not isinstance(opponent, str):
         opponent.new_game()
     env = harness_env(seed)
     agents = [ours, theirs] if us == 0 else [theirs, ours]
@@ -299,6 +323,10 @@ def play(args, index: int, opponent, work: Path) -> dict:
         with contextlib.suppress(OSError):
             os.kill(pid, 9)
             os.waitpid(pid, 0)  # the adapter's Popen would leave it a zombie
+    for pid in engine_processes(their_folder):
+        with contextlib.suppress(OSError):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
     # A timeout or an error loses (the harness sets that agent's reward to None).
     bad = ("TIMEOUT", "ERROR", "INVALID")
     if steps[-1][us].status in bad:
@@ -335,6 +363,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
     if index == 0 and args.html:
         Path(args.html).write_text(env.render(mode="html"))
     shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(their_folder, ignore_errors=True)
     return record
 
 
@@ -364,7 +393,8 @@ def spikes_arg(text: str) -> tuple[float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--opponent", default="random", help="random | king_shuffle | board_shuffle | engine spec")
+    ap.add_argument("--opponent", default="random",
+                    help="random | king_shuffle | board_shuffle | submission:ARCHIVE | engine spec")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0, help="first opening (seed) of the series")
     ap.add_argument("--latency", type=float, default=0.0, help="simulated round trip per move, ms")
@@ -382,6 +412,9 @@ def main() -> int:
 
     if args.opponent in BUILTIN:
         opponent, args.name = args.opponent, args.opponent
+    elif args.opponent.startswith("submission:"):
+        opponent = Submission(args.opponent.removeprefix("submission:"))
+        args.name = opponent.name
     else:
         opponent = EngineAgent(args.opponent)
         args.name = opponent.name

@@ -585,6 +585,10 @@ tunables! {
     TIME_HARD_FACTOR: u64 = 3, 2..=6;
     /// ... but never more than this percentage of the remaining time.
     TIME_MAX_PERCENT: u64 = 20, 8..=40;
+    /// At `ponderhit`, the share of the time already spent pondering that counts as spent on
+    /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
+    /// ponder search's time counts in full, as Stockfish counts it). Not yet measured.
+    TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 
 /// Nodes between clock and input checks.

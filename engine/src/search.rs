@@ -418,10 +418,14 @@ impl Searcher {
                 self.quit = true;
             }
             Poll::PonderHit => {
-                // Our clock starts now: the time so far was the opponent's.
+                // Our clock starts now: the time so far was the opponent's. A share of it
+                // may count as spent on this move (`TIME_PONDER_CREDIT_PERCENT`): the
+                // deadlines then come sooner, never later.
+                let now = host.now_ms();
+                let pondered = now.saturating_sub(self.start_ms);
                 self.pondering = false;
                 self.limits.ponder = false;
-                self.start_ms = host.now_ms();
+                self.start_ms = now - pondered * tp!(TIME_PONDER_CREDIT_PERCENT) / 100;
                 self.time = TimeManager::new(&self.limits, self.overhead);
             }
         }
@@ -978,5 +982,85 @@ impl Searcher {
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
         self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::{BUCKETS_PER_MIB, Bucket};
+    use std::boxed::Box;
+    use std::vec;
+
+    /// A virtual clock that advances `STEP` ms at every poll (so time is proportional to
+    /// nodes), and a `ponderhit` at the `hit_at`-th poll.
+    struct PonderHost {
+        now: u64,
+        polls: u64,
+        hit_at: u64,
+    }
+
+    const STEP: u64 = 10;
+
+    impl SearchHost for PonderHost {
+        fn now_ms(&mut self) -> u64 {
+            self.now
+        }
+        fn poll(&mut self) -> Poll {
+            self.now += STEP;
+            self.polls += 1;
+            if self.polls == self.hit_at { Poll::PonderHit } else { Poll::Continue }
+        }
+        fn wait(&mut self) -> Poll {
+            Poll::Stop
+        }
+        fn report(&mut self, _: &Report) {}
+    }
+
+    /// The virtual ms a search spends after `ponderhit` when the ponder search before it
+    /// ran `pondered` ms (its move must be legal however early it stops).
+    fn time_after_hit(limits: Limits, pondered: u64) -> u64 {
+        let storage = Box::leak(vec![Bucket::EMPTY; BUCKETS_PER_MIB].into_boxed_slice());
+        let continuation = Box::leak(Box::new(ContinuationHistory::EMPTY));
+        let mut searcher = Searcher::new(Table::new(storage, 1), continuation);
+        let mut host = PonderHost { now: 0, polls: 0, hit_at: pondered / STEP };
+        let pos = Position::startpos();
+        let result = searcher.search(&pos, &[], Limits { ponder: true, ..limits }, 0, &mut host);
+        assert!(legal_move_list(&pos).contains(&result.best));
+        host.now - pondered
+    }
+
+    /// After `ponderhit` the move's deadlines count from the hit, less the credited share
+    /// of the ponder time (`TIME_PONDER_CREDIT_PERCENT`): with no credit the move still gets
+    /// at least its soft target; with the ponder time credited beyond the hard limit it
+    /// answers at once.
+    #[test]
+    fn ponder_time_is_credited_as_the_tunable_says() {
+        let limits = Limits { time: Some(1000), increment: 100, ..Limits::default() };
+        let tm = TimeManager::new(&limits, 0);
+        let (soft, hard) = (tm.soft, tm.hard);
+        assert!(soft >= 5 * STEP && hard >= 2 * soft, "{soft} {hard}");
+        let pondered = 4 * hard;
+        let check = |percent: u64| {
+            let credit = pondered * percent / 100;
+            let after = time_after_hit(limits, pondered);
+            assert!(
+                after <= hard.saturating_sub(credit) + STEP,
+                "credit {percent}%: {after} ms after the hit"
+            );
+            if credit == 0 {
+                assert!(after >= soft, "no credit: {after} ms after the hit, soft target {soft}");
+            }
+        };
+        #[cfg(not(feature = "tune"))]
+        check(TIME_PONDER_CREDIT_PERCENT);
+        #[cfg(feature = "tune")]
+        {
+            for percent in [0, 10, 100] {
+                assert!(crate::params::tune::TIME_PONDER_CREDIT_PERCENT.set(percent as i32));
+                check(percent);
+            }
+            crate::params::tune::TIME_PONDER_CREDIT_PERCENT.set(TIME_PONDER_CREDIT_PERCENT as i32);
+        }
     }
 }

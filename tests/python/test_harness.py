@@ -414,6 +414,23 @@ def test_arena_plays_an_engine_in_the_harness(archive, tmp_path):
     assert "<html" in (tmp_path / "r.html").read_text().lower()
 
 
+def test_arena_plays_another_submission_through_its_own_main_py(archive, tmp_path):
+    """`--opponent submission:ARCHIVE`: the other archive is unpacked per game and its main.py
+    is the agent (here one that plays its first legal move, so ours wins)."""
+    other = tmp_path / "other.tar.gz"
+    source = b"from Chessnut import Game\ndef agent(obs, config):\n    return list(Game(obs.board).get_moves())[0]\n"
+    with tarfile.open(other, "w:gz") as tar:
+        info = tarfile.TarInfo("main.py")
+        info.size = len(source)
+        tar.addfile(info, io.BytesIO(source))
+    out, r = arena(archive[0], tmp_path, f"submission:{other}", 2)
+    assert "vs submission other.tar.gz" in out, out
+    assert int(r["wins"]) == 2 and r["timeouts"] == "0" and r["errors"] == "0", out
+    missing = subprocess.run([sys.executable, str(ROOT / "tools/arena.py"), "--opponent", f"submission:{tmp_path}/none.tar.gz"],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "no submission archive" in missing.stderr, missing.stderr
+
+
 def test_arena_counts_an_engine_crash_as_its_error_and_restarts_it(archive, tmp_path):
     out, r = arena(archive[0], tmp_path, f"cmd='{sys.executable} {FAKE_ENGINE} crash 3' name=fake", 2)
     assert "error (theirs) 2" in out and int(r["wins"]) == 2, out
