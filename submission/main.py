@@ -36,8 +36,10 @@ SPIKE_WINDOW = 500  # samples (a long game) whose largest sets the hiccup allowa
 MAX_RESERVE_MS = 400
 MOVES_AHEAD = 80  # moves the floor provisions a latency above the free 0.1 s for
 HICCUP_MS = 100  # a round trip this much above the reserve counts as a hiccup
-HICCUP_MOVES_AHEAD = 40  # moves ahead the floor provisions hiccups for, at the rate seen
-HICCUP_PRIOR = 50  # the rate is hiccups per max(samples, this): rare until shown otherwise
+HICCUP_MOVES_AHEAD = 40  # moves ahead the floor provisions hiccups for, at the rate expected
+HICCUP_PRIOR = 2, 100  # prior: 2 hiccups in 100 moves, added to those seen
+HICCUP_PRIOR_MS = 300  # prior: a hiccup's excess over the free 0.1 s, until a bigger one is seen
+HICCUP_TAIL = 0.01  # the floor covers more hiccups than may come but with this chance
 MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
@@ -129,8 +131,9 @@ class Engine:
         )
         self.buf = b""
         self.errors = 0  # `info string error` lines seen by `wait`
+        # Hash stays at the engine's default, 1 MiB.
         self.send(
-            "uci\nsetoption name Hash value 1\nsetoption name Ponder value true\nsetoption name OwnBook value %s\n"
+            "uci\nsetoption name Ponder value true\nsetoption name OwnBook value %s\n"
             "setoption name Kaggle Rules value %s\nsetoption name Move Overhead value 5\nisready"
             % ("true" if OWN_BOOK else "false", "true" if KAGGLE_RULES else "false")
         )
@@ -230,21 +233,30 @@ class Adapter:
     def floor(self):
         """Bank kept for the rest of the game: when the usual latency eats more than the
         free 0.1 s, every move costs the difference however fast we are, so keep that for
-        MOVES_AHEAD moves; and once hiccups were seen, keep the worst one's excess for as
-        many as may still come (the count expected over HICCUP_MOVES_AHEAD moves at the
-        rate seen, plus two standard deviations, plus one): after a hiccup the bank does not
-        refill, so one hiccup's worth leaves the next one to a timeout. Never more than half
-        of what a game can have."""
+        MOVES_AHEAD moves; and keep the worst hiccup's excess (a prior one until one is
+        seen) once for every hiccup that may still come, plus one: after a hiccup the bank
+        does not refill. How many may come: the Poisson count over HICCUP_MOVES_AHEAD moves
+        exceeded with a chance under HICCUP_TAIL, at the rate expected from the hiccups seen
+        plus the prior's (2 in 100 moves). The insurance is there from the first
+        move, so a hiccup moves the floor a little instead of from nothing to four hiccups'
+        worth (which cut our move time by 3x for the rest of the game). At most half of
+        what a game can have."""
         steady = max(0, self.reserve + 5 - DELAY_MS) * MOVES_AHEAD
-        worst = max([0.0] + [ms - DELAY_MS for ms in self.latencies])
-        hiccups = sum(ms > self.reserve + HICCUP_MS for ms in self.latencies)
-        expected = hiccups * HICCUP_MOVES_AHEAD / max(len(self.latencies), HICCUP_PRIOR)
-        count = math.ceil(expected + 2 * math.sqrt(expected)) + 1 if hiccups else 1
-        return min(steady + worst * count, BANK_MS / 2)
+        seen = [ms - DELAY_MS for ms in self.latencies if ms > self.reserve + HICCUP_MS]
+        rate = (len(seen) + HICCUP_PRIOR[0]) * HICCUP_MOVES_AHEAD / (len(self.latencies) + HICCUP_PRIOR[1])
+        count = 0
+        chance = cdf = math.exp(-rate)
+        while cdf < 1 - HICCUP_TAIL:
+            count += 1
+            chance *= rate / count
+            cdf += chance
+        return min(steady + max(seen + [HICCUP_PRIOR_MS]) * (count + 1), BANK_MS / 2)
 
     def budget(self, left_ms, used_ms=0.0, /):
-        """What `go` may spend: overage + the free 0.1 s - time used - reserve - floor."""
-        return max(1, int(left_ms + DELAY_MS - used_ms - self.reserve - self.floor()))
+        """What `go` may spend: the overage above the floor + the free 0.1 s - time used -
+        reserve. Below the floor the free time is still ours: it is never banked, so a
+        budget of 1 ms there (2 ms moves after two hiccups) threw it away."""
+        return max(1, int(max(0, left_ms - self.floor()) + DELAY_MS - used_ms - self.reserve))
 
     def position(self, moves, /):
         self.engine.send("position fen " + self.start + (" moves " + " ".join(moves) if moves else ""))

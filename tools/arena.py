@@ -24,7 +24,8 @@ Prints a progress line per game, then W/D/L, Elo with its 95% interval, terminat
 our per-move time (median, max, first move), the lowest remaining overage, the engine's peak
 RSS (VmHWM of the engine process), the arena process's RSS growth, and the bank curve (the
 median bank left after our k-th move; also written as an SVG plot and a CSV, `--curve`, see
-bank_curve.py); saves a PGN of every game and the harness's HTML replay of the first one. The last line is machine-readable:
+bank_curve.py; against another submission both sides' curves, the opponent's also as
+PREFIX_opponent.csv); saves a PGN of every game and the harness's HTML replay of the first one. The last line is machine-readable:
 `ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..`.
 """
 
@@ -337,8 +338,9 @@ def play(args, index: int, opponent, work: Path) -> dict:
         points = float(steps[-1][us].reward or 0)
     ours_times = [log[us]["duration"] for log in env.logs if len(log) > us and "duration" in log[us]]
     # The overage we had left after each of our moves (the observation after the move).
-    banks = [float(steps[i + 1][us].observation.remainingOverageTime)
-             for i in range(len(steps) - 1) if steps[i][us].status == "ACTIVE"]
+    banks, their_banks = ([float(steps[i + 1][side].observation.remainingOverageTime)
+                           for i in range(len(steps) - 1) if steps[i][side].status == "ACTIVE"]
+                          for side in (us, 1 - us))
     reason = termination(steps, us)
     names = ("minnow", args.name) if us == 0 else (args.name, "minnow")
     white_points = points if us == 0 else 1 - points
@@ -354,17 +356,31 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "times": ours_times,
         "min_overage": min(banks) if banks else 10.0,
         "banks": banks,
+        "their_banks": their_banks,
         "peak_kib": peak,
         "pgn": game_pgn(steps, names, seed, result, reason),
         "hiccups": hiccup_line(ours.moves) if callable(ours) else "",
         "spike_count": sum(spike for spike, _ in ours.moves) if callable(ours) else 0,
         "after_spike": after_spike(ours.moves) if callable(ours) else ([], []),
+        "recovery": recovery(ours.moves) if callable(ours) else None,
     }
     if index == 0 and args.html:
         Path(args.html).write_text(env.render(mode="html"))
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(their_folder, ignore_errors=True)
     return record
+
+
+def recovery(moves) -> tuple[float, float] | None:
+    """Our move time (s) around a game's first hiccup, in the same phase of the game: the
+    median of the 3 moves before it and of the 3rd to 5th moves after it (None without a
+    hiccup with those moves around it). Their ratio says whether move time came back to
+    normal after the hiccup; the bank the hiccup took accounts for a little of the drop."""
+    first = next((i for i, (spike, _) in enumerate(moves) if spike), None)
+    if first is None or first < 3 or first + 6 > len(moves):
+        return None
+    return (statistics.median(t for _, t in moves[first - 3 : first]),
+            statistics.median(t for _, t in moves[first + 3 : first + 6]))
 
 
 def after_spike(moves) -> tuple[list[float], list[float]]:
@@ -452,8 +468,10 @@ def main() -> int:
                       f"{fmt_err(est.error)} | seed {r['seed']} as {colour}: {r['points']:g} ({r['reason']}, "
                       f"{r['plies']} plies, min overage {r['min_overage']:.2f} s)", flush=True)
                 if r["hiccups"]:
+                    back = (f"; 3 before {1000 * r['recovery'][0]:.0f} ms, 3rd-5th after "
+                            f"{1000 * r['recovery'][1]:.0f} ms" if r["recovery"] else "")
                     print(f"    {r['spike_count']} hiccups; our move ms from before the first (* = hiccup): "
-                          f"{r['hiccups']}", flush=True)
+                          f"{r['hiccups']}{back}", flush=True)
         finally:
             pgn.close()
             if not isinstance(opponent, str):
@@ -484,11 +502,22 @@ def main() -> int:
         print(f"after a hiccup: our move time median {1000 * statistics.median(near):.0f} ms over the 3rd-5th "
               f"moves after one ({len(near)} moves) vs {1000 * statistics.median(normal):.0f} ms elsewhere "
               f"({len(normal)} moves); {sum(r['spike_count'] for r in records)} hiccups")
+    around = [r["recovery"] for r in records if r["recovery"]]
+    if around:
+        ratios = [after / before for before, after in around if before > 0]
+        print(f"around a game's first hiccup: median of the 3 moves before {1000 * statistics.median(b for b, _ in around):.0f}"
+              f" ms, of the 3rd-5th after {1000 * statistics.median(a for _, a in around):.0f} ms; after/before per game:"
+              f" median {statistics.median(ratios):.2f} ({len(ratios)} games)")
     print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
     rows = bank_curve.curve([r["banks"] for r in records], min_games=min(bank_curve.MIN_GAMES, n))
     bank_curve.write_csv(rows, Path(args.curve + ".csv"))
-    Path(args.curve + ".svg").write_text(bank_curve.svg({f"minnow vs {args.name}": rows},
-                                                        f"bank left after our move, {n} games in the harness"))
+    series = {f"minnow vs {args.name}": rows}
+    if isinstance(opponent, Submission):  # a time-management match: both sides' curves
+        theirs = bank_curve.curve([r["their_banks"] for r in records], min_games=min(bank_curve.MIN_GAMES, n))
+        bank_curve.write_csv(theirs, Path(args.curve + "_opponent.csv"))
+        series[args.name] = theirs
+        print(f"opponent's bank curve: {bank_curve.summary(theirs)}; {args.curve}_opponent.csv")
+    Path(args.curve + ".svg").write_text(bank_curve.svg(series, f"bank left after each side's move, {n} games in the harness"))
     print(f"bank curve (median bank left after our move; games): {bank_curve.summary(rows)}; "
           f"{args.curve}.svg, .csv")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")

@@ -520,3 +520,15 @@ def test_inline_report_attributes_instructions_to_inlined_functions() -> None:
     # helper is inlined into both: 7 bytes in outer, 2 in other, so 2 beyond the largest copy.
     assert inline_report.duplicates(owners, chains, sizes) == [(2, 9, 2, "helper")]
     assert inline_report.breakdown(chains[:3], sizes[:3]) == {"(itself)": 1, "helper": 7}
+
+
+def test_arena_recovery_compares_the_moves_around_the_first_hiccup():
+    import arena
+
+    calm = [(False, 0.1)] * 10
+    assert arena.recovery(calm) is None
+    moves = [(False, 0.30), (False, 0.20), (False, 0.25), (True, 0.01),
+             (False, 0.9), (False, 0.5), (False, 0.12), (False, 0.10), (False, 0.08), (True, 0.5)]
+    assert arena.recovery(moves) == (0.25, 0.10)  # 3 before; 3rd-5th after, not the 1st or 2nd
+    assert arena.recovery(moves[:8]) is None  # too few moves after it
+    assert arena.recovery(moves[1:]) is None  # too few before it
