@@ -587,7 +587,9 @@ tunables! {
     TIME_MAX_PERCENT: u64 = 20, 8..=40;
     /// At `ponderhit`, the share of the time already spent pondering that counts as spent on
     /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
-    /// ponder search's time counts in full, as Stockfish counts it). Not yet measured.
+    /// ponder search's time counts in full, as Stockfish counts it). In the harness (two
+    /// archives, pondering): 100 against 0, +26.1 ± 29.0 Elo over 120 games; 100 with
+    /// TIME_MOVES_LEFT 28 against (0, 40), +22.4 ± 32.4 over 140. Not proven, so 0.
     TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 
