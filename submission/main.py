@@ -239,8 +239,9 @@ class Adapter:
         exceeded with a chance under HICCUP_TAIL, at the rate expected from the hiccups seen
         plus the prior's (2 in 100 moves). The insurance is there from the first
         move, so a hiccup moves the floor a little instead of from nothing to four hiccups'
-        worth (which cut our move time by 3x for the rest of the game). At most half of
-        what a game can have."""
+        worth (which about halved our move time for the rest of the game: the 3rd-5th moves
+        after a game's first hiccup against the 3 before it, median 0.52 over 29 arena
+        games, now 0.60 over 31). At most half of what a game can have."""
         steady = max(0, self.reserve + 5 - DELAY_MS) * MOVES_AHEAD
         seen = [ms - DELAY_MS for ms in self.latencies if ms > self.reserve + HICCUP_MS]
         rate = (len(seen) + HICCUP_PRIOR[0]) * HICCUP_MOVES_AHEAD / (len(self.latencies) + HICCUP_PRIOR[1])
