@@ -589,7 +589,8 @@ tunables! {
     /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
     /// ponder search's time counts in full, as Stockfish counts it). In the harness (two
     /// archives, pondering): 100 against 0, +26.1 ± 29.0 Elo over 120 games; 100 with
-    /// TIME_MOVES_LEFT 28 against (0, 40), +22.4 ± 32.4 over 140. Not proven, so 0.
+    /// TIME_MOVES_LEFT 28 against (0, 40), +22.4 ± 32.4 over 140; with 20, +0.0 ± 41.9 over
+    /// 80. Not proven, so 0.
     TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 
