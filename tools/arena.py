@@ -111,9 +111,14 @@ def with_latency(main_py: Path, latency_ms: float, spike_p: float = 0.0, spike_m
     return agent
 
 
+def first_hiccup(moves) -> int | None:
+    """The index of the first of our calls that had a hiccup, if any."""
+    return next((i for i, (spike, _) in enumerate(moves) if spike), None)
+
+
 def hiccup_line(moves) -> str:
     """Our move times (ms) from two moves before the first hiccup, the hiccups starred."""
-    first = next((i for i, (spike, _) in enumerate(moves) if spike), None)
+    first = first_hiccup(moves)
     if first is None:
         return ""
     shown = moves[max(0, first - 2) : first + 12]
@@ -376,7 +381,7 @@ def recovery(moves) -> tuple[float, float] | None:
     median of the 3 moves before it and of the 3rd to 5th moves after it (None without a
     hiccup with those moves around it). Their ratio says whether move time came back to
     normal after the hiccup; the bank the hiccup took accounts for a little of the drop."""
-    first = next((i for i, (spike, _) in enumerate(moves) if spike), None)
+    first = first_hiccup(moves)
     if first is None or first < 3 or first + 6 > len(moves):
         return None
     return (statistics.median(t for _, t in moves[first - 3 : first]),
@@ -517,7 +522,8 @@ def main() -> int:
         bank_curve.write_csv(theirs, Path(args.curve + "_opponent.csv"))
         series[args.name] = theirs
         print(f"opponent's bank curve: {bank_curve.summary(theirs)}; {args.curve}_opponent.csv")
-    Path(args.curve + ".svg").write_text(bank_curve.svg(series, f"bank left after each side's move, {n} games in the harness"))
+    whose = "each side's" if len(series) > 1 else "our"
+    Path(args.curve + ".svg").write_text(bank_curve.svg(series, f"bank left after {whose} move, {n} games in the harness"))
     print(f"bank curve (median bank left after our move; games): {bank_curve.summary(rows)}; "
           f"{args.curve}.svg, .csv")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")

@@ -282,7 +282,7 @@ def test_the_latency_reserve_follows_the_median_and_ignores_one_hiccup(tmp_path,
 
 def test_a_hiccup_moves_the_floor_a_little_not_from_nothing(tmp_path, monkeypatch):
     """The floor used to be 0 until the first hiccup and four hiccups' worth (1.6 s) after
-    it, which cut our move time by 3x for the rest of the game. With the prior's insurance
+    it, which about halved our move time for the rest of the game. With the prior's insurance
     from the first move, one hiccup at any point of a game raises it by under a second."""
     for before in (10, 40, 80, 150):  # (a first sample that is a hiccup is the median for a
         # few moves: the reserve, not the floor, then keeps it)
