@@ -6,9 +6,9 @@ file and start the engine once; it lives for the whole game and ponders between 
 We keep the game's moves ourselves (the harness gives only the FEN and the last move) so
 the engine sees every repetition, and we always return one legal UCI move: if the engine
 dies, hangs or answers nonsense we restart it, and failing that pick a legal move ourselves.
-Environment (all optional): MINNOW_RESERVE_MS (the least latency reserve, default 30 ms; the
-reserve follows the median latency of recent moves, so it goes up and down with the
-network and one hiccup does not move it), MINNOW_DIR (where the engine is),
+The latency reserve (at least RESERVE_MS) follows the median latency of recent moves, so it
+goes up and down with the network and one hiccup does not move it.
+Environment (all optional): MINNOW_DIR (where the engine is),
 MINNOW_KAGGLE_RULES=0 (FIDE draw rules, for comparisons), MINNOW_OWN_BOOK=0 (no opening book).
 Parameters are positional-only (`/`) so that the packager's minifier may shorten their names
 (about 100 bytes of the archive).
@@ -26,7 +26,7 @@ import time
 
 LOADED = time.perf_counter()  # the harness execs us inside our first timed call
 
-RESERVE_MS = int(os.environ.get("MINNOW_RESERVE_MS", "30"))
+RESERVE_MS = 30  # the least latency reserve
 KAGGLE_RULES = os.environ.get("MINNOW_KAGGLE_RULES", "1") != "0"  # 0: FIDE draws (for comparisons)
 OWN_BOOK = os.environ.get("MINNOW_OWN_BOOK", "1") != "0"  # 0: no opening book (for comparisons)
 DELAY_MS = 100  # the harness's free, non-banked time per move (actTimeout)
@@ -42,11 +42,9 @@ HICCUP_PRIOR_MS = 300  # prior: a hiccup's excess over the free 0.1 s, until a b
 HICCUP_TAIL = 0.01  # the floor covers more hiccups than may come but with this chance
 MOVE_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-# How tools/package.py compressed the engine: raw LZMA2 behind the x86 branch filter.
-FILTERS = [
-    {"id": lzma.FILTER_X86},
-    {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 3, "lp": 0, "pb": 0, "dict_size": 1 << 18},
-]
+# How to decode what tools/package.py compressed: raw LZMA2 behind the x86 branch filter.
+# The decoder needs only the chain and the dictionary size (LZMA2 chunks carry lc/lp/pb).
+FILTERS = [{"id": lzma.FILTER_X86}, {"id": lzma.FILTER_LZMA2, "dict_size": 1 << 18}]
 
 
 def _here():

@@ -116,15 +116,27 @@ def test_the_archive_holds_the_net_that_nets_shipped_names(archive):
     assert re.search(rf"^  data {re.escape(shipped)} +[\d,]+ bytes", report, re.M), report
 
 
-def test_package_and_adapter_agree_on_the_compression_filters():
+def test_the_adapter_decodes_what_the_packager_encodes():
+    """main.py keeps only what the decoder needs (the chain and the dictionary size); it
+    must read any stream package.py writes, including matches nearly a dictionary back."""
+    import lzma
+
+    import package
+
     def filters(path):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "FILTERS" for t in node.targets):
-                return ast.dump(node.value)
+                return eval(compile(ast.Expression(node.value), str(path), "eval"), {"lzma": lzma})
         raise AssertionError(f"no FILTERS in {path}")
 
-    assert filters(ROOT / "tools/package.py") == filters(ROOT / "submission/main.py")
+    encoder, decoder = filters(ROOT / "tools/package.py"), filters(ROOT / "submission/main.py")
+    assert encoder == package.FILTERS
+    assert [f["id"] for f in decoder] == [f["id"] for f in encoder]
+    block = os.urandom(200_000)  # repeated 200 kB back: a smaller decoder dictionary fails
+    data = block + (ROOT / "submission/main.py").read_bytes() + block
+    packed = lzma.compress(data, format=lzma.FORMAT_RAW, filters=encoder)
+    assert lzma.decompress(packed, format=lzma.FORMAT_RAW, filters=decoder) == data
 
 
 def test_main_py_runs_without_file_and_the_last_callable_is_the_agent(agent_dir):
