@@ -8,3 +8,4 @@ pub mod nnue;
 pub mod openings;
 pub mod rng;
 pub mod selfplay;
+pub mod teacher;

@@ -3,6 +3,8 @@
 //! ```text
 //! datagen play --out FILE [--positions N | --games N] [--nodes 5000] [--threads T]
 //!              [--seed S] [--openings EPD] [--hash MIB]
+//! datagen label --in FILE --out FILE [--teacher PROGRAM] [--mode eval|depth:N|nodes:N]
+//!               [--threads T] [--hash MIB]
 //! datagen dump FILE [--limit N]
 //! ```
 //!
@@ -26,6 +28,7 @@ use minnow_dev::format::{RECORD_BYTES, Record};
 use minnow_dev::openings::read_openings;
 use minnow_dev::rng::Rng;
 use minnow_dev::selfplay::{play_game, tool_searcher};
+use minnow_dev::teacher::{Answer, Mode, Teacher};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -198,6 +201,80 @@ fn play(cfg: &Config) -> Result<(), String> {
     Ok(())
 }
 
+/// Settings of a `label` run.
+#[derive(Clone, Debug)]
+struct LabelConfig {
+    input: PathBuf,
+    out: PathBuf,
+    teacher: String,
+    mode: Mode,
+    threads: usize,
+    hash_mib: usize,
+}
+
+/// Positions a teacher is given at a time (bounds the memory of one batch of answers).
+const LABEL_BATCH: usize = 4096;
+
+fn label(cfg: &LabelConfig) -> Result<(), String> {
+    let bytes = std::fs::read(&cfg.input).map_err(|e| format!("{}: {e}", cfg.input.display()))?;
+    if bytes.len() % RECORD_BYTES != 0 {
+        return Err(format!("{}: not a whole number of {RECORD_BYTES}-byte records", cfg.input.display()));
+    }
+    let records = bytes
+        .chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(i, b)| Record::from_bytes(b).map_err(|e| format!("{}: record {i}: {e}", cfg.input.display())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let started = Instant::now();
+    let options = [("Threads".to_string(), "1".to_string()), ("Hash".to_string(), cfg.hash_mib.to_string())];
+    let part = records.len().div_ceil(cfg.threads).max(1);
+    let labelled: Vec<Result<Vec<Record>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = records
+            .chunks(part)
+            .map(|slice| {
+                let options = &options;
+                s.spawn(move || -> Result<Vec<Record>, String> {
+                    let mut teacher = Teacher::start(&cfg.teacher, &[], options)?;
+                    let mut kept = Vec::with_capacity(slice.len());
+                    for batch in slice.chunks(LABEL_BATCH) {
+                        for (r, a) in batch.iter().zip(teacher.label(batch, cfg.mode)?) {
+                            if let Answer::Score(score) = a {
+                                kept.push(Record { score: score as i16, ..*r });
+                            }
+                        }
+                    }
+                    Ok(kept)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("a labelling thread panicked".into())))
+            .collect()
+    });
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut kept = 0usize;
+    for part in labelled {
+        for r in part? {
+            out.extend_from_slice(&r.to_bytes());
+            kept += 1;
+        }
+    }
+    let mut tmp = cfg.out.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, &out).map_err(|e| format!("{}: {e}", Path::new(&tmp).display()))?;
+    std::fs::rename(&tmp, &cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    println!(
+        "datagen: labelled {}: {kept} of {} positions kept ({} dropped), {:.0} positions/s, {secs:.1} s",
+        cfg.out.display(),
+        records.len(),
+        records.len() - kept,
+        records.len() as f64 / secs
+    );
+    Ok(())
+}
+
 /// Prints records as `FEN | score | result` (score and result from the side to move's view).
 fn dump(path: &Path, limit: Option<u64>) -> Result<(), String> {
     let mut file = BufReader::new(File::open(path).map_err(|e| format!("{}: {e}", path.display()))?);
@@ -224,7 +301,9 @@ fn dump(path: &Path, limit: Option<u64>) -> Result<(), String> {
 
 fn usage() -> String {
     "usage: datagen play --out FILE [--positions N | --games N] [--nodes 5000] [--threads T] \
-     [--seed S] [--openings EPD] [--hash MIB]\n       datagen dump FILE [--limit N]"
+     [--seed S] [--openings EPD] [--hash MIB]\n       datagen label --in FILE --out FILE \
+     [--teacher PROGRAM] [--mode eval|depth:N|nodes:N] [--threads T] [--hash MIB]\n       \
+     datagen dump FILE [--limit N]"
         .into()
 }
 
@@ -276,6 +355,33 @@ fn parse_args(args: &[String]) -> Result<(), String> {
                 cfg.openings.display()
             );
             play(&cfg)
+        }
+        Some("label") => {
+            let mut cfg = LabelConfig {
+                input: PathBuf::new(),
+                out: PathBuf::new(),
+                teacher: "/usr/games/stockfish".into(),
+                mode: Mode::Eval,
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                hash_mib: 16,
+            };
+            let mut i = 1;
+            while i < args.len() {
+                match args[i].as_str() {
+                    "--in" => cfg.input = PathBuf::from(value(i)?),
+                    "--out" => cfg.out = PathBuf::from(value(i)?),
+                    "--teacher" => cfg.teacher = value(i)?.clone(),
+                    "--mode" => cfg.mode = Mode::parse(value(i)?)?,
+                    "--threads" => cfg.threads = number(i)?.clamp(1, 256) as usize,
+                    "--hash" => cfg.hash_mib = number(i)?.clamp(1, 1024) as usize,
+                    other => return Err(format!("unknown option {other}\n{}", usage())),
+                }
+                i += 2;
+            }
+            if cfg.input.as_os_str().is_empty() || cfg.out.as_os_str().is_empty() {
+                return Err(format!("--in and --out are required\n{}", usage()));
+            }
+            label(&cfg)
         }
         Some("dump") => {
             let path = args.get(1).ok_or_else(usage)?;

@@ -4,6 +4,7 @@
 //! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30]
 //!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02]
 //!       [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]
+//!       [--score-mult F] [--dedup]
 //! ```
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
@@ -17,6 +18,13 @@
 //! came out worse on the held-out positions than gen6 itself (0.005261 and 0.005305
 //! against 0.005221), 0.0001 to 0.0002 better (0.005083–0.005106), 0.00003 for 3 epochs
 //! best (0.005022), 0.000003 barely moved (0.005199).
+//!
+//! `--score-mult F` multiplies every record's score by `F` as it is read: a teacher's
+//! centipawns (`datagen label`) are not minnow's, and the search's margins were tuned on
+//! minnow's scale. Stockfish 15.1's static evaluation fits the results of the same games
+//! at a scale about 1.1 times minnow's search scores, so its labels are read at `F` = 0.9
+//! (docs/nnue.md). `--dedup` keeps only the first record of each position (placement and
+//! side to move): games that open alike share their first positions.
 //!
 //! Reads datagen records; the last `--valid` share of each file (whole games at its end) is
 //! held out. `--mirror` adds every training position mirrored left to right (the
@@ -76,6 +84,10 @@ struct Config {
     hce: f32,
     /// Decoupled weight decay of the first-layer weights (0: none).
     decay: f32,
+    /// Every score is multiplied by this as it is read.
+    score_mult: f32,
+    /// Keep only the first record of each position.
+    dedup: bool,
     /// A net to start from instead of random weights.
     init: Option<PathBuf>,
     threads: usize,
@@ -96,6 +108,8 @@ struct Data {
 fn load(cfg: &mut Config) -> Result<Data, String> {
     // Every file's records and where its held-out part starts.
     let mut files = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let (mut read, mut duplicates) = (0usize, 0usize);
     for path in &cfg.data {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if bytes.len() % RECORD_BYTES != 0 {
@@ -103,14 +117,30 @@ fn load(cfg: &mut Config) -> Result<Data, String> {
         }
         let mut records = Vec::with_capacity(bytes.len() / RECORD_BYTES);
         for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
-            records
-                .push(Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?);
+            let mut r =
+                Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?;
+            read += 1;
+            // Placement and side to move: bytes 0..24 and 27.
+            let mut key = [0u8; 25];
+            key[..24].copy_from_slice(&chunk[..24]);
+            key[24] = chunk[27];
+            if cfg.dedup && !seen.insert(key) {
+                duplicates += 1;
+                continue;
+            }
+            if cfg.score_mult != 1.0 {
+                r.score = (f32::from(r.score) * cfg.score_mult).round().clamp(-32_000.0, 32_000.0) as i16;
+            }
+            records.push(r);
         }
         if let Some(max) = cfg.max_positions {
             records.truncate(max / cfg.data.len());
         }
         let split = records.len() - (records.len() as f64 * cfg.valid) as usize;
         files.push((records, split));
+    }
+    if cfg.dedup {
+        println!("train: {read} records read, {duplicates} duplicates dropped");
     }
     let held_out: Vec<(i16, u8)> = files
         .iter()
@@ -390,7 +420,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30] [--batch 16384] \
-     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]"
+     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S] [--score-mult F] [--dedup]"
 }
 
 fn parse(args: &[String]) -> Result<Config, String> {
@@ -410,14 +440,17 @@ fn parse(args: &[String]) -> Result<Config, String> {
         mirror: false,
         hce: 0.0,
         decay: 0.0,
+        score_mult: 1.0,
+        dedup: false,
         init: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
     };
     let mut i = 0;
     while i < args.len() {
-        if args[i] == "--mirror" {
-            cfg.mirror = true;
+        if args[i] == "--mirror" || args[i] == "--dedup" {
+            cfg.mirror |= args[i] == "--mirror";
+            cfg.dedup |= args[i] == "--dedup";
             i += 1;
             continue;
         }
@@ -438,6 +471,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--max-positions" => cfg.max_positions = Some(value.parse().map_err(|_| bad())?),
             "--hce" => cfg.hce = value.parse().map_err(|_| bad())?,
             "--decay" => cfg.decay = value.parse().map_err(|_| bad())?,
+            "--score-mult" => cfg.score_mult = value.parse().map_err(|_| bad())?,
             "--init" => cfg.init = Some(PathBuf::from(value)),
             "--threads" => cfg.threads = value.parse().map_err(|_| bad())?,
             "--seed" => cfg.seed = value.parse().map_err(|_| bad())?,
@@ -462,9 +496,12 @@ fn parse(args: &[String]) -> Result<Config, String> {
         || !(0.0..=1.0).contains(&cfg.hce)
         || cfg.scale.is_some_and(|k| k <= 0.0 || !k.is_finite())
         || !(0.0..=100.0).contains(&cfg.decay)
+        || cfg.score_mult <= 0.0
+        || cfg.score_mult > 100.0
+        || cfg.score_mult.is_nan()
     {
         return Err(
-            "--valid must be in [0, 1), --wdl and --hce in [0, 1], --scale positive, --decay in [0, 100]"
+            "--valid must be in [0, 1), --wdl and --hce in [0, 1], --scale positive, --decay in [0, 100], --score-mult in (0, 100]"
                 .into(),
         );
     }
@@ -525,5 +562,51 @@ mod tests {
         assert!(parse(&args(&["--decay", "-1"])).is_err());
         assert!(parse(&args(&["--decay", "NaN"])).is_err());
         assert!(parse(&args(&["--decay"])).is_err());
+    }
+
+    #[test]
+    fn score_mult_scales_what_is_read_and_dedup_drops_repeated_positions() {
+        use super::{Record, load};
+        use minnow::Position;
+        use minnow::fen::Fen;
+        assert_eq!(parse(&args(&[])).unwrap().score_mult, 1.0);
+        assert!(!parse(&args(&[])).unwrap().dedup);
+        for bad in ["0", "-1", "NaN", "101"] {
+            assert!(parse(&args(&["--score-mult", bad])).is_err(), "{bad}");
+        }
+        let dir = std::env::temp_dir().join(format!("minnow-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin");
+        let a = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let b = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
+        // a, b, a again (another score): 100 records so that 2% are held out.
+        let mut bytes = Vec::new();
+        for i in 0..100 {
+            let (pos, score) = match i % 3 {
+                0 => (&a, 100),
+                1 => (&b, -50),
+                _ => (&a, 7),
+            };
+            bytes.extend_from_slice(&Record::new(pos, score, 1, 0).to_bytes());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let path_text = path.to_str().unwrap();
+        let with = |extra: &[&str]| -> Vec<String> {
+            ["--data", path_text, "--out", "net", "--scale", "100"]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let mut plain = parse(&with(&[])).unwrap();
+        let data = load(&mut plain).unwrap();
+        assert_eq!(data.train.len() + data.valid.len(), 100);
+        let mut cfg = parse(&with(&["--dedup", "--score-mult", "0.5"])).unwrap();
+        let data = load(&mut cfg).unwrap();
+        // Only the first a and the first b survive, at half their scores.
+        let kept: Vec<i16> = data.train.iter().chain(&data.valid).map(|s| s.score).collect();
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        assert!(kept.contains(&50) && kept.contains(&-25), "{kept:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
