@@ -2,7 +2,7 @@
 //! parameters. Weights are `S(middlegame, endgame)` pairs in centipawns, blended by game
 //! phase. Names say what each one rewards; signs are from the side that has the feature.
 
-use crate::defs::S;
+use crate::score::S;
 
 // ---------------------------------------------------------------------------------------
 // Evaluation

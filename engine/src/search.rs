@@ -23,7 +23,7 @@ use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
 use crate::types::{Move, PieceType};
 
-pub use crate::defs::{DRAW, INFINITY, MATE, MAX_PLY};
+pub use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 
 /// Most positions of game history the search keeps for repetition detection.
 pub const MAX_HISTORY: usize = 1024;
