@@ -8,7 +8,7 @@ use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
-use minnow::search::{Aspiration, MATE, Poll, Report, SearchHost, Searcher};
+use minnow::search::{MATE, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
 use minnow::tt::{Bound, Table};
 use std::io::{BufRead, BufReader, Write};
@@ -105,38 +105,35 @@ impl SearchHost for Recorder {
     }
 }
 
-/// Both aspiration variants: every failed window is followed by an exact score at the same
-/// depth, the failures really happen on these positions, the move is legal, and the suite's
-/// mates keep their exact distances.
+/// Aspiration windows: every failed window is followed by an exact score at the same depth,
+/// the failures really happen on these positions, the move is legal, and the suite's mates
+/// keep their exact distances.
 #[test]
-fn both_aspiration_variants_settle_every_iteration() {
-    for variant in [Aspiration::WholeIteration, Aspiration::PerRootMove] {
-        let mut searcher = Searcher::new(Table::new(tt_storage(1), 1), continuation());
-        searcher.aspiration = variant;
-        let mut failures = 0;
-        let wac = include_str!("data/wac.epd").lines().take(24);
-        let mates = include_str!("data/mates.epd").lines();
-        for line in wac.chain(mates) {
-            let (fen, dm) = epd_fen_and_mate(line);
-            let pos = Position::from_fen(fen).unwrap();
-            let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
-            searcher.clear();
-            let limits = Limits { nodes: Some(100_000), ..Limits::default() };
-            let result = searcher.search(&pos, &[], limits, 0, &mut host);
-            assert!(legal_move_list(&pos).contains(&result.best), "{variant:?} {line}");
-            for (i, &(depth, _, bound)) in host.reports.iter().enumerate() {
-                if bound != Bound::Exact && depth <= result.depth {
-                    failures += 1;
-                    let settled = host.reports[i..].iter().any(|&(d, _, b)| d == depth && b == Bound::Exact);
-                    assert!(settled, "{variant:?} {line}: depth {depth} never settled: {:?}", host.reports);
-                }
-            }
-            if let Some(n) = dm {
-                assert_eq!(result.score, MATE - (2 * n - 1), "{variant:?} {line}");
+fn aspiration_failures_settle_every_iteration() {
+    let mut searcher = Searcher::new(Table::new(tt_storage(1), 1), continuation());
+    let mut failures = 0;
+    let wac = include_str!("data/wac.epd").lines().take(24);
+    let mates = include_str!("data/mates.epd").lines();
+    for line in wac.chain(mates) {
+        let (fen, dm) = epd_fen_and_mate(line);
+        let pos = Position::from_fen(fen).unwrap();
+        let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
+        searcher.clear();
+        let limits = Limits { nodes: Some(100_000), ..Limits::default() };
+        let result = searcher.search(&pos, &[], limits, 0, &mut host);
+        assert!(legal_move_list(&pos).contains(&result.best), "{line}");
+        for (i, &(depth, _, bound)) in host.reports.iter().enumerate() {
+            if bound != Bound::Exact && depth <= result.depth {
+                failures += 1;
+                let settled = host.reports[i..].iter().any(|&(d, _, b)| d == depth && b == Bound::Exact);
+                assert!(settled, "{line}: depth {depth} never settled: {:?}", host.reports);
             }
         }
-        assert!(failures >= 10, "{variant:?}: only {failures} aspiration failures");
+        if let Some(n) = dm {
+            assert_eq!(result.score, MATE - (2 * n - 1), "{line}");
+        }
     }
+    assert!(failures >= 10, "only {failures} aspiration failures");
 }
 
 #[test]

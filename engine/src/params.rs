@@ -479,21 +479,6 @@ impl Tunable {
     }
 }
 
-/// Two ways to re-search when the score falls outside the aspiration window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Aspiration {
-    /// Search the whole iteration again with the failing bound widened (and, on a fail-low,
-    /// beta pulled half-way down). The default: in self-play at 2+0.05 it scored
-    /// +15.6 ± 34.6 Elo against `PerRootMove` (200 games).
-    WholeIteration,
-    /// Widen inside the root's move loop: the first move is re-searched on a fail-low with
-    /// alpha lowered, any move on a fail-high with beta raised, so an iteration never starts
-    /// over and the moves already searched keep their results.
-    PerRootMove,
-}
-
-/// How an aspiration failure is re-searched (see [`Aspiration`] for the match results).
-pub const ASPIRATION: Aspiration = Aspiration::WholeIteration;
 tunables! {
     /// Aspiration windows start at this depth ...
     ASPIRATION_MIN_DEPTH: i32 = 5, 3..=9;

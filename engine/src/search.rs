@@ -16,7 +16,6 @@ use crate::movegen::legal_move_list;
 use crate::movepick::{Continuation, ContinuationHistory, Histories, MovePicker, history_bonus};
 #[cfg(feature = "nnue")]
 use crate::nnue::Accumulator;
-pub use crate::params::Aspiration;
 use crate::params::*;
 use crate::rules::Rules;
 use crate::time::{Limits, TimeManager};
@@ -112,8 +111,6 @@ pub struct Searcher {
     pub histories: Histories,
     /// The draw rules searched under (FIDE unless the front end says otherwise).
     pub rules: Rules,
-    /// How aspiration failures are re-searched ([`ASPIRATION`] unless changed).
-    pub aspiration: Aspiration,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -133,8 +130,6 @@ pub struct Searcher {
     keys: [u64; MAX_HISTORY + MAX_PLY + 2],
     /// Index in `keys` of the root position.
     root_index: usize,
-    /// Depth of the current iteration (the root's `depth` may differ by extensions).
-    root_depth: i32,
     root_nodes: [u64; 4096],
     /// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
     /// `LMR_DIVISOR`), filled by `new`: the 4 KiB table as static data cost 243 B of the
@@ -204,7 +199,6 @@ impl Searcher {
             *continuation = ContinuationHistory::EMPTY;
             (&raw mut (*p).histories.continuation).write(continuation);
             (&raw mut (*p).rules).write(Rules::Fide);
-            (&raw mut (*p).aspiration).write(ASPIRATION);
             (&raw mut (*p).limits).write(Limits::default());
             (&raw mut (*p).time).write(TimeManager::new(&Limits::default(), 0));
             // Index loops: 32 B smaller compressed than iterators over the rows.
@@ -280,10 +274,9 @@ impl Searcher {
         let mut stability = 0;
         for depth in 1..=max_depth {
             self.root_nodes.fill(0);
-            self.root_depth = depth;
             // Aspiration windows: search a narrow window around the last score, which cuts
             // more; on failure widen the failing side, doubling delta, and search the
-            // iteration again (or let the root widen per move, see `Aspiration`).
+            // iteration again.
             let mut delta = tp!(ASPIRATION_DELTA);
             let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
@@ -294,10 +287,6 @@ impl Searcher {
                 let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 if self.stopped {
                     break None;
-                }
-                if self.aspiration == Aspiration::PerRootMove {
-                    // The root widened its own window until the score was inside.
-                    break Some(s);
                 }
                 if s <= alpha {
                     // Fail low: lower alpha, and pull beta towards it.
@@ -750,7 +739,7 @@ impl Searcher {
             // gets the full window; later ones a null window, reduced when they come late,
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
-            let mut score = if moves_searched == 0 {
+            let score = if moves_searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
@@ -772,35 +761,6 @@ impl Searcher {
                 }
                 s
             };
-            // Step 13a. Aspiration per root move (variant "per root move"): the first move
-            // is re-searched on a fail-low with alpha lowered, any move on a fail-high with
-            // beta raised, doubling delta each time, so one iteration never restarts. Off by
-            // default: −15.6 ± 34.6 Elo against whole-iteration re-search (200 games).
-            if root && self.aspiration == Aspiration::PerRootMove {
-                let mut delta = tp!(ASPIRATION_DELTA);
-                while !self.stopped {
-                    let fail_high = score >= beta && beta < INFINITY;
-                    if fail_high {
-                        beta = (score + delta).min(INFINITY);
-                        self.update_pv(0, m);
-                        self.report(host, self.root_depth, score, Bound::Lower);
-                    } else if moves_searched == 0 && score <= alpha && alpha > -INFINITY {
-                        alpha = (score - delta).max(-INFINITY);
-                        self.report(host, self.root_depth, score, Bound::Upper);
-                    } else {
-                        break;
-                    }
-                    delta *= 2;
-                    if delta > tp!(ASPIRATION_MAX_DELTA) {
-                        if fail_high {
-                            beta = INFINITY;
-                        } else {
-                            alpha = -INFINITY;
-                        }
-                    }
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
-                }
-            }
             moves_searched += 1;
             if self.stopped {
                 return 0;
