@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bestmove, continuation, run, tt_storage};
+use common::{Engine, bestmove, continuation, run, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
@@ -11,8 +11,7 @@ use minnow::movegen::{legal_move_list, parse_uci_move};
 use minnow::search::{MATE, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
 use minnow::tt::{Bound, Table};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -279,53 +278,6 @@ fn evaluation_is_colour_symmetric() {
 
 // ---- The binary over pipes, during searches ----
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Engine { child, stdin, stdout }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix` (60 s at most).
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut lines = Vec::new();
-        loop {
-            assert!(Instant::now() < deadline, "no '{prefix}' in {lines:?}");
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "engine closed output: {lines:?}");
-            let done = line.starts_with(prefix);
-            lines.push(line.trim_end().to_string());
-            if done {
-                return lines;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn garbage_during_a_search_is_answered_and_the_search_goes_on() {
     let mut e = Engine::start();
@@ -382,7 +334,7 @@ fn quit_during_a_search_answers_and_exits() {
     std::thread::sleep(Duration::from_millis(100));
     e.send(b"quit\n");
     e.until("bestmove");
-    let status = e.child.wait().unwrap();
+    let status = e.wait();
     assert!(status.success());
 }
 
