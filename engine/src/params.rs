@@ -519,8 +519,8 @@ tunables! {
     /// SEE pruning deepest depth.
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
-    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 ± 17.3 Elo over
-    /// 600 games, not proven, so off) ...
+    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 Elo, not
+    /// proven) ...
     HISTORY_PRUNE_DEPTH: i32 = 0, 0..=8;
     /// ... and history below −this × depth.
     HISTORY_PRUNE_MARGIN: i32 = 1024, 256..=8192;
@@ -572,10 +572,8 @@ tunables! {
     TIME_MAX_PERCENT: u64 = 20, 8..=40;
     /// At `ponderhit`, the share of the time already spent pondering that counts as spent on
     /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
-    /// ponder search's time counts in full, as Stockfish counts it). In the harness (two
-    /// archives, pondering): 100 against 0, +26.1 ± 29.0 Elo over 120 games; 100 with
-    /// TIME_MOVES_LEFT 28 against (0, 40), +22.4 ± 32.4 over 140; with 20, +0.0 ± 41.9 over
-    /// 80. Not proven, so 0.
+    /// ponder search's time counts in full, as Stockfish counts it). 100 measured +26 Elo
+    /// in the harness, not proven, so 0 (docs/time.md).
     TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 

@@ -5,11 +5,12 @@
 //! the time, polls for `stop`/`ponderhit`/`quit` every [`CHECK_EVERY_NODES`] nodes, and
 //! hands over a [`Report`] after each iteration (and each aspiration failure).
 //!
-//! Each step says why it is there. Where its effect was measured it says so: "WAC n → m"
-//! is Win-At-Chess solved at a fixed 400,000 nodes a position before and after (a
-//! deterministic tactical check, not an Elo figure); Elo comes from matches recorded in
-//! the commit messages. "Standard" marks a step every strong engine has whose own worth
-//! here is not yet measured by an ablation match.
+//! Each step says why it is there, with a short tag where its worth was measured: "(+N
+//! Elo)" from a self-play match, "(bundle, +58 Elo)" for the five steps that were measured
+//! only together, "WAC n → m" for Win-At-Chess solved at a fixed 400,000 nodes a position
+//! before and after (a deterministic tactical check, not an Elo figure). The matches, their
+//! commands and games are in docs/search.md. "Standard" marks a step every strong engine
+//! has whose own worth here is not yet measured by an ablation match.
 
 use crate::board::Position;
 use crate::movegen::legal_move_list;
@@ -132,8 +133,8 @@ pub struct Searcher {
     root_index: usize,
     root_nodes: [u64; 4096],
     /// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
-    /// `LMR_DIVISOR`), filled by `new`: the 4 KiB table as static data cost 243 B of the
-    /// compressed archive, the loop costs about 100 (141 B saved in all).
+    /// `LMR_DIVISOR`), filled by `new`: a loop is smaller in the archive than the 4 KiB
+    /// table as static data.
     lmr: [[u8; 64]; 64],
     /// The network's accumulators of the position at each ply of the current line.
     #[cfg(feature = "nnue")]
@@ -180,8 +181,7 @@ impl Searcher {
     #[inline(never)]
     pub fn new(tt: Table, continuation: &'static mut ContinuationHistory) -> Searcher {
         // Zeroed memory and then the fields for which zero is not the value wanted (or not
-        // a valid one): one memset instead of storing every table's zeros one by one
-        // (about 5 KB of code, 700 B compressed, for the ~110 KB of tables).
+        // a valid one): one memset instead of code that stores every table's zeros.
         let mut fresh = core::mem::MaybeUninit::<Searcher>::zeroed();
         let p = fresh.as_mut_ptr();
         // SAFETY: `p` points to a zeroed, properly aligned Searcher. The fields written here
@@ -201,7 +201,7 @@ impl Searcher {
             (&raw mut (*p).rules).write(Rules::Fide);
             (&raw mut (*p).limits).write(Limits::default());
             (&raw mut (*p).time).write(TimeManager::new(&Limits::default(), 0));
-            // Index loops: 32 B smaller compressed than iterators over the rows.
+            // Index loops: smaller code than iterators over the rows.
             #[allow(clippy::needless_range_loop)]
             for d in 1..64 {
                 for m in 1..64 {
@@ -308,8 +308,7 @@ impl Searcher {
             let Some(s) = iteration_score else {
                 // Step 0b. An iteration cut short by the clock: a root move that beat the
                 // previous best in it (searched to the end, so above alpha) is played.
-                // Measured only in the bundle with steps 7a, 12a, 14a and the continuation
-                // histories: +58.1 ± 24.3 Elo (302 games, 2+0.05, gen3; see the README).
+                // (Bundle with steps 7a, 12a, 14a and the continuation histories, +58 Elo.)
                 if self.pv_len[0] > 0 && self.pv[0][0] != result.best {
                     result.best = self.pv[0][0];
                     result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
@@ -624,8 +623,8 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one and two plies back, for the continuation histories (alone: +4.2
-        // ± 18.5 Elo, 500 games, gen2, not proven; in the bundle of step 0b: +58.1 ± 24.3).
+        // The moves one and two plies back, for the continuation histories (bundle, +58
+        // Elo; alone +4, not proven).
         let prev = Continuation(core::array::from_fn(|back| {
             let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
             earlier
@@ -672,9 +671,8 @@ impl Searcher {
                     }
                     // History pruning: a quiet move that has failed low again and again
                     // here (butterfly and continuation histories) is not worth a search
-                    // at low depth. Off by default (HISTORY_PRUNE_DEPTH 0): at depth ≤ 4
-                    // and margin 1024, +7.5 ± 17.3 Elo over 600 games (2+0.05, gen7,
-                    // SPRT [0, 10] undecided, LLR 0.33), not proven.
+                    // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
+                    // not proven.
                     if depth <= tp!(HISTORY_PRUNE_DEPTH)
                         && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth
                     {
@@ -690,8 +688,7 @@ impl Searcher {
             // it is extended by a ply, two when far better (at most tp!(SE_MAX_DOUBLE) double
             // extensions on a line); if even without it the node fails high, return at
             // once (multi-cut); if its own bound already reaches beta, it is reduced.
-            // Alone: +8.6 ± 21.0 Elo (444 games, 2+0.05, gen2, not proven); in the bundle
-            // of step 0b: +58.1 ± 24.3 (302 games, gen3).
+            // (Bundle, +58 Elo; alone +9, not proven.)
             let mut extension = 0;
             if let Some(h) = hit
                 && !root
@@ -780,8 +777,8 @@ impl Searcher {
                         // Step 14. Learn from the cutoff: killers, counter-move and history
                         // for quiet moves; the quiets tried before it get a malus. Capture
                         // history (step 14a): a bonus for a cutting capture, and a malus for
-                        // the captures tried before any cutting move. Not measured alone; in the
-                        // bundle of step 0b: +58.1 ± 24.3 Elo (302 games, gen3).
+                        // the captures tried before any cutting move. (Capture history: bundle,
+                        // +58 Elo.)
                         let bonus = history_bonus(depth);
                         if !quiet {
                             self.histories.update_capture(pos, m, bonus);
@@ -838,8 +835,7 @@ impl Searcher {
         // Step 7a. Correction history: remember how far the search's result was from the
         // raw evaluation, for positions with these pawns and this side to move, when the
         // result is exact or a bound on the right side of the eval, and the best move is
-        // quiet (a capture's gain is the move's, not the structure's). Not measured alone;
-        // in the bundle of step 0b: +58.1 ± 24.3 Elo (302 games, gen3).
+        // quiet (a capture's gain is the move's, not the structure's). (Bundle, +58 Elo.)
         // A singular-extension search (a move left out) records neither.
         if excluded == Move::NONE {
             if !in_check

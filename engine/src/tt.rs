@@ -161,9 +161,9 @@ impl Table {
         })
     }
 
-    /// Stores a search result. Not inlined: quiescence inlined a second copy of it
-    /// (149 B of the compressed engine; `probe`, which returns its hit by value, grew the
-    /// engine when kept out of line, so it stays inlined).
+    /// Stores a search result. Not inlined: quiescence inlined a second copy of it (−149 B;
+    /// `probe`, which returns its hit by value, grew the engine out of line, so it stays
+    /// inlined).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
