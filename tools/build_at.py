@@ -12,8 +12,8 @@ interpreter: use the venv's, `.venv/bin/python`, which has zopfli and the minifi
 
 - `--net PATH` embeds another network (`MINNOW_NET`); a relative path is taken inside the
   commit's tree, so `--net nets/gen5.nnue` finds a net that a later commit deleted.
-- `--set NAME=VALUE` changes one constant of the commit's `engine/src/params.rs` before
-  building (a tunable's default, e.g. `TIME_PONDER_CREDIT_PERCENT=100`): the variant
+- `--set NAME=VALUE` changes one constant of the commit's `engine/src/params.rs` (before
+  the workspace split, `src/params.rs`) before building (a tunable's default, e.g. `TIME_PONDER_CREDIT_PERCENT=100`): the variant
   archives of docs/time.md. The name must match exactly one definition.
 - `--features` and `--no-default-features` go to cargo as they are (`--features tune`: the
   search's constants as UCI options; `--no-default-features`: the hand-crafted evaluation).
@@ -32,6 +32,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARAMS = "engine/src/params.rs"
+OLD_PARAMS = "src/params.rs"  # before the workspace split
 
 
 def set_constants(source: str, values: dict) -> str:
@@ -95,6 +96,8 @@ def main(argv: list | None = None) -> int:
     try:
         if values:
             path = os.path.join(tree, PARAMS)
+            if not os.path.exists(path):
+                path = os.path.join(tree, OLD_PARAMS)
             with open(path) as f:
                 source = f.read()
             with open(path, "w") as f:
