@@ -582,3 +582,17 @@ def test_series_runs_each_seed_and_sums_the_summaries(tmp_path, capsys):
     assert total["elo"] == pytest.approx(match.score_to_elo(0.75)) and "timeouts" not in total
     # A run that fails or prints no summary fails the series.
     assert series.main(["--seeds", "1", "--log", str(tmp_path), "--", sys.executable, "-c", "print('x')"]) == 1
+
+
+def test_answer_time_percentiles_and_a_short_run(capsys):
+    import answer_time
+
+    assert answer_time.percentile(list(range(1, 101)), 0.99) == 99
+    assert answer_time.percentile([5.0], 0.99) == 5.0 and answer_time.percentile([3, 1, 2], 0.5) == 2
+    engine = ROOT / "target/release/minnow"
+    if not engine.is_file():
+        pytest.skip("build the engine first: cargo build --release")
+    assert answer_time.main(["--engine", str(engine), "--positions", "4", "--runs", "1", "--wtime", "40", "--winc", "50"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    fields = dict(word.split("=") for word in line.split()[1:])
+    assert line.startswith("ANSWER runs=1 ") and 0 < float(fields["max_ms"]) < 1000, line
