@@ -11,6 +11,6 @@
 
 pub use minnow_engine::{
     Bitboard, CastlingRights, Color, Move, Piece, PieceType, Position, Square, attacks, board, defs, eval,
-    movegen, movepick, nnue, params, perft, rules, search, see, tablegen, time, tt, types,
+    movegen, movepick, nnue, params, perft, rules, score, search, see, tablegen, time, tt, types,
 };
 pub use minnow_frontend::{bench, book, fen, uci};

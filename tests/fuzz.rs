@@ -10,9 +10,7 @@ use minnow::tablegen::SplitMix;
 use minnow::uci::{Flow, Uci};
 
 mod common;
-use common::{Script, Sink, continuation, tt_storage};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use common::{Engine, Script, Sink, continuation, tt_storage};
 
 const SUITE: &str = include_str!("data/perftsuite.epd");
 const FEN_ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh09x.";
@@ -246,15 +244,7 @@ fn random_uci_lines_never_kill_the_binary() {
     }
     // A ponder or infinite search waits for `stop` even after its node limit.
     input.extend_from_slice(b"stop\nisready\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).ends_with("readyok\n"));
+    let (out, code) = Engine::run(&input);
+    assert_eq!(code, Some(0));
+    assert!(out.ends_with("readyok\n"));
 }

@@ -3,16 +3,15 @@
 
 mod common;
 
-use common::{bestmove, continuation, run, tt_storage};
+use common::{Engine, bestmove, continuation, run, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
-use minnow::search::{Aspiration, MATE, Poll, Report, SearchHost, Searcher};
+use minnow::search::{MATE, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;
 use minnow::tt::{Bound, Table};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -105,38 +104,35 @@ impl SearchHost for Recorder {
     }
 }
 
-/// Both aspiration variants: every failed window is followed by an exact score at the same
-/// depth, the failures really happen on these positions, the move is legal, and the suite's
-/// mates keep their exact distances.
+/// Aspiration windows: every failed window is followed by an exact score at the same depth,
+/// the failures really happen on these positions, the move is legal, and the suite's mates
+/// keep their exact distances.
 #[test]
-fn both_aspiration_variants_settle_every_iteration() {
-    for variant in [Aspiration::WholeIteration, Aspiration::PerRootMove] {
-        let mut searcher = Searcher::new(Table::new(tt_storage(1), 1), continuation());
-        searcher.aspiration = variant;
-        let mut failures = 0;
-        let wac = include_str!("data/wac.epd").lines().take(24);
-        let mates = include_str!("data/mates.epd").lines();
-        for line in wac.chain(mates) {
-            let (fen, dm) = epd_fen_and_mate(line);
-            let pos = Position::from_fen(fen).unwrap();
-            let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
-            searcher.clear();
-            let limits = Limits { nodes: Some(100_000), ..Limits::default() };
-            let result = searcher.search(&pos, &[], limits, 0, &mut host);
-            assert!(legal_move_list(&pos).contains(&result.best), "{variant:?} {line}");
-            for (i, &(depth, _, bound)) in host.reports.iter().enumerate() {
-                if bound != Bound::Exact && depth <= result.depth {
-                    failures += 1;
-                    let settled = host.reports[i..].iter().any(|&(d, _, b)| d == depth && b == Bound::Exact);
-                    assert!(settled, "{variant:?} {line}: depth {depth} never settled: {:?}", host.reports);
-                }
-            }
-            if let Some(n) = dm {
-                assert_eq!(result.score, MATE - (2 * n - 1), "{variant:?} {line}");
+fn aspiration_failures_settle_every_iteration() {
+    let mut searcher = Searcher::new(Table::new(tt_storage(1), 1), continuation());
+    let mut failures = 0;
+    let wac = include_str!("data/wac.epd").lines().take(24);
+    let mates = include_str!("data/mates.epd").lines();
+    for line in wac.chain(mates) {
+        let (fen, dm) = epd_fen_and_mate(line);
+        let pos = Position::from_fen(fen).unwrap();
+        let mut host = Recorder { start: Instant::now(), reports: Vec::new() };
+        searcher.clear();
+        let limits = Limits { nodes: Some(100_000), ..Limits::default() };
+        let result = searcher.search(&pos, &[], limits, 0, &mut host);
+        assert!(legal_move_list(&pos).contains(&result.best), "{line}");
+        for (i, &(depth, _, bound)) in host.reports.iter().enumerate() {
+            if bound != Bound::Exact && depth <= result.depth {
+                failures += 1;
+                let settled = host.reports[i..].iter().any(|&(d, _, b)| d == depth && b == Bound::Exact);
+                assert!(settled, "{line}: depth {depth} never settled: {:?}", host.reports);
             }
         }
-        assert!(failures >= 10, "{variant:?}: only {failures} aspiration failures");
+        if let Some(n) = dm {
+            assert_eq!(result.score, MATE - (2 * n - 1), "{line}");
+        }
     }
+    assert!(failures >= 10, "only {failures} aspiration failures");
 }
 
 #[test]
@@ -282,53 +278,6 @@ fn evaluation_is_colour_symmetric() {
 
 // ---- The binary over pipes, during searches ----
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Engine { child, stdin, stdout }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix` (60 s at most).
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut lines = Vec::new();
-        loop {
-            assert!(Instant::now() < deadline, "no '{prefix}' in {lines:?}");
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "engine closed output: {lines:?}");
-            let done = line.starts_with(prefix);
-            lines.push(line.trim_end().to_string());
-            if done {
-                return lines;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn garbage_during_a_search_is_answered_and_the_search_goes_on() {
     let mut e = Engine::start();
@@ -385,7 +334,7 @@ fn quit_during_a_search_answers_and_exits() {
     std::thread::sleep(Duration::from_millis(100));
     e.send(b"quit\n");
     e.until("bestmove");
-    let status = e.child.wait().unwrap();
+    let status = e.wait();
     assert!(status.success());
 }
 

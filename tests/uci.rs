@@ -1,25 +1,13 @@
 //! The shipped binary over UCI, through real pipes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-/// Runs the engine on `input` (stdin closed afterwards) and returns (stdout, exit code).
+use common::Engine;
+
+/// Runs the engine on `input` (input closed afterwards) and returns (stdout, exit code).
 fn run_bytes(input: &[u8]) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // Write from another thread so a large input cannot deadlock against our reading.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("engine ends");
-    writer.join().unwrap();
-    (String::from_utf8(out.stdout).expect("output is UTF-8"), out.status.code().unwrap_or(-1))
+    let (out, code) = Engine::run(input);
+    (out, code.unwrap_or(-1))
 }
 
 fn run(input: &str) -> String {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Size, linking, start-up time and memory of the minnow binary: the figures in the README.
+"""Size, linking, start-up time and memory of the minnow binary (figures: docs/design.md).
 
     python3 tools/measure.py                  # target/release/minnow (built if missing)
     python3 tools/measure.py --engine A --engine B   # measure given binaries side by side

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a network costs in the archive, and what a coarser first layer would cost.
 
-    python3 tools/net_size.py nets/gen3.nnue [more.nnue ...]
+    python3 tools/net_size.py nets/gen8.nnue [more.nnue ...]
 
 For each `MNN3` net (format: devtools/src/nnue.rs) prints its width, QA, the compressed size
 of the whole file and of its first layer alone with the packager's LZMA settings (what the

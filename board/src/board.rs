@@ -4,7 +4,7 @@
 //! Moves are applied by copy-make: [`Position::make`] updates a position in place and the
 //! caller keeps the previous copy (about 170 bytes) instead of undoing the move. That needs
 //! no undo stack and no unmake code, and measured no slower in perft than the cost of
-//! undo bookkeeping (see the README's figures).
+//! undo bookkeeping (docs/design.md has the figures).
 
 use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, MoveFlag, Piece, PieceType, Square};

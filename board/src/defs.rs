@@ -1,10 +1,10 @@
 //! Definitions every module shares, at the bottom of the module graph: it imports
-//! nothing from the crate, so no two modules need each other for these. The score type
-//! of the evaluation, the search's score and ply bounds, the start position and the two
-//! text helpers that replace `core::fmt` in the shipped binary.
+//! nothing from the crate, so no two modules need each other for these. The start-up
+//! tables' once-only initialisation, the start position and the two text helpers that
+//! replace `core::fmt` in the shipped binary. (The search's scores live in the engine
+//! package, `minnow_engine::score`: the board knows nothing of them.)
 
 use arrayvec::ArrayString;
-use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A start-up table's state for [`init_once`]: a fresh table starts at this value.
@@ -39,59 +39,6 @@ pub fn is_ready(state: &AtomicU8) -> bool {
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Deepest ply the search reaches (also the length of the PV and per-ply tables).
-pub const MAX_PLY: usize = 128;
-/// Score of delivering mate now; mate in `n` plies is `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Larger than any score.
-pub const INFINITY: i32 = 32_001;
-/// Score of a draw.
-pub const DRAW: i32 = 0;
-/// A (middlegame, endgame) score pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
-
-impl Add for S {
-    type Output = S;
-    #[inline(always)]
-    fn add(self, o: S) -> S {
-        S(self.0 + o.0, self.1 + o.1)
-    }
-}
-impl Sub for S {
-    type Output = S;
-    #[inline(always)]
-    fn sub(self, o: S) -> S {
-        S(self.0 - o.0, self.1 - o.1)
-    }
-}
-impl Neg for S {
-    type Output = S;
-    #[inline(always)]
-    fn neg(self) -> S {
-        S(-self.0, -self.1)
-    }
-}
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline(always)]
-    fn mul(self, k: i32) -> S {
-        S(self.0 * k, self.1 * k)
-    }
-}
-impl AddAssign for S {
-    #[inline(always)]
-    fn add_assign(&mut self, o: S) {
-        *self = *self + o;
-    }
-}
-impl SubAssign for S {
-    #[inline(always)]
-    fn sub_assign(&mut self, o: S) {
-        *self = *self - o;
-    }
-}
 
 /// Appends an ASCII character. Every buffer here is sized for its longest content (a FEN
 /// is at most 92 bytes), so nothing is ever dropped; `try_push` avoids `push`'s panic

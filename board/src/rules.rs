@@ -46,7 +46,7 @@ impl Rules {
     /// True if the game is drawn in `pos` by the fifty-move rule or by material (not
     /// repetition, which needs the game's history). `in_check` is `pos.in_check()`.
     /// Not inlined: the search calls it from negamax and quiescence, and one copy is
-    /// 144 B of the compressed engine smaller than two, at a call per node.
+    /// smaller than two (−144 B), at a call per node.
     #[inline(never)]
     pub fn is_draw(self, pos: &Position, in_check: bool) -> bool {
         match self {

@@ -11,8 +11,8 @@
 
 use crate::attacks;
 use crate::board::Position;
-pub use crate::defs::S;
 use crate::params::*;
+pub use crate::score::S;
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 /// Declares the weight tables once, in [`WEIGHTS`] order, and derives from that one list

@@ -20,6 +20,7 @@ pub mod eval;
 pub mod movepick;
 pub mod nnue;
 pub mod params;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;

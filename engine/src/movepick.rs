@@ -9,9 +9,9 @@
 //! move is yielded exactly once; a test proves it by running perft through the picker.
 
 use crate::board::Position;
-use crate::defs::MAX_PLY;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
+use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Color, Move, PieceType};
 

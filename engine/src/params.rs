@@ -2,7 +2,7 @@
 //! parameters. Weights are `S(middlegame, endgame)` pairs in centipawns, blended by game
 //! phase. Names say what each one rewards; signs are from the side that has the feature.
 
-use crate::defs::S;
+use crate::score::S;
 
 // ---------------------------------------------------------------------------------------
 // Evaluation
@@ -479,21 +479,6 @@ impl Tunable {
     }
 }
 
-/// Two ways to re-search when the score falls outside the aspiration window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Aspiration {
-    /// Search the whole iteration again with the failing bound widened (and, on a fail-low,
-    /// beta pulled half-way down). The default: in self-play at 2+0.05 it scored
-    /// +15.6 ± 34.6 Elo against `PerRootMove` (200 games).
-    WholeIteration,
-    /// Widen inside the root's move loop: the first move is re-searched on a fail-low with
-    /// alpha lowered, any move on a fail-high with beta raised, so an iteration never starts
-    /// over and the moves already searched keep their results.
-    PerRootMove,
-}
-
-/// How an aspiration failure is re-searched (see [`Aspiration`] for the match results).
-pub const ASPIRATION: Aspiration = Aspiration::WholeIteration;
 tunables! {
     /// Aspiration windows start at this depth ...
     ASPIRATION_MIN_DEPTH: i32 = 5, 3..=9;
@@ -534,8 +519,8 @@ tunables! {
     /// SEE pruning deepest depth.
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
-    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 ± 17.3 Elo over
-    /// 600 games, not proven, so off) ...
+    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 Elo, not
+    /// proven) ...
     HISTORY_PRUNE_DEPTH: i32 = 0, 0..=8;
     /// ... and history below −this × depth.
     HISTORY_PRUNE_MARGIN: i32 = 1024, 256..=8192;
@@ -587,10 +572,8 @@ tunables! {
     TIME_MAX_PERCENT: u64 = 20, 8..=40;
     /// At `ponderhit`, the share of the time already spent pondering that counts as spent on
     /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
-    /// ponder search's time counts in full, as Stockfish counts it). In the harness (two
-    /// archives, pondering): 100 against 0, +26.1 ± 29.0 Elo over 120 games; 100 with
-    /// TIME_MOVES_LEFT 28 against (0, 40), +22.4 ± 32.4 over 140; with 20, +0.0 ± 41.9 over
-    /// 80. Not proven, so 0.
+    /// ponder search's time counts in full, as Stockfish counts it). 100 measured +26 Elo
+    /// in the harness, not proven, so 0 (docs/time.md).
     TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 

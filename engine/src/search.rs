@@ -5,25 +5,25 @@
 //! the time, polls for `stop`/`ponderhit`/`quit` every [`CHECK_EVERY_NODES`] nodes, and
 //! hands over a [`Report`] after each iteration (and each aspiration failure).
 //!
-//! Each step says why it is there. Where its effect was measured it says so: "WAC n → m"
-//! is Win-At-Chess solved at a fixed 400,000 nodes a position before and after (a
-//! deterministic tactical check, not an Elo figure); Elo comes from matches recorded in
-//! the commit messages. "Standard" marks a step every strong engine has whose own worth
-//! here is not yet measured by an ablation match.
+//! Each step says why it is there, with a short tag where its worth was measured: "(+N
+//! Elo)" from a self-play match, "(bundle, +58 Elo)" for the five steps that were measured
+//! only together, "WAC n → m" for Win-At-Chess solved at a fixed 400,000 nodes a position
+//! before and after (a deterministic tactical check, not an Elo figure). The matches, their
+//! commands and games are in docs/search.md. "Standard" marks a step every strong engine
+//! has whose own worth here is not yet measured by an ablation match.
 
 use crate::board::Position;
 use crate::movegen::legal_move_list;
 use crate::movepick::{Continuation, ContinuationHistory, Histories, MovePicker, history_bonus};
 #[cfg(feature = "nnue")]
 use crate::nnue::Accumulator;
-pub use crate::params::Aspiration;
 use crate::params::*;
 use crate::rules::Rules;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
 use crate::types::{Move, PieceType};
 
-pub use crate::defs::{DRAW, INFINITY, MATE, MAX_PLY};
+pub use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 
 /// Most positions of game history the search keeps for repetition detection.
 pub const MAX_HISTORY: usize = 1024;
@@ -112,8 +112,6 @@ pub struct Searcher {
     pub histories: Histories,
     /// The draw rules searched under (FIDE unless the front end says otherwise).
     pub rules: Rules,
-    /// How aspiration failures are re-searched ([`ASPIRATION`] unless changed).
-    pub aspiration: Aspiration,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -133,12 +131,10 @@ pub struct Searcher {
     keys: [u64; MAX_HISTORY + MAX_PLY + 2],
     /// Index in `keys` of the root position.
     root_index: usize,
-    /// Depth of the current iteration (the root's `depth` may differ by extensions).
-    root_depth: i32,
     root_nodes: [u64; 4096],
     /// Late-move reductions by depth and move number (`lmr_plies` with `LMR_BASE` and
-    /// `LMR_DIVISOR`), filled by `new`: the 4 KiB table as static data cost 243 B of the
-    /// compressed archive, the loop costs about 100 (141 B saved in all).
+    /// `LMR_DIVISOR`), filled by `new`: a loop is smaller in the archive than the 4 KiB
+    /// table as static data.
     lmr: [[u8; 64]; 64],
     /// The network's accumulators of the position at each ply of the current line.
     #[cfg(feature = "nnue")]
@@ -185,8 +181,7 @@ impl Searcher {
     #[inline(never)]
     pub fn new(tt: Table, continuation: &'static mut ContinuationHistory) -> Searcher {
         // Zeroed memory and then the fields for which zero is not the value wanted (or not
-        // a valid one): one memset instead of storing every table's zeros one by one
-        // (about 5 KB of code, 700 B compressed, for the ~110 KB of tables).
+        // a valid one): one memset instead of code that stores every table's zeros.
         let mut fresh = core::mem::MaybeUninit::<Searcher>::zeroed();
         let p = fresh.as_mut_ptr();
         // SAFETY: `p` points to a zeroed, properly aligned Searcher. The fields written here
@@ -204,10 +199,9 @@ impl Searcher {
             *continuation = ContinuationHistory::EMPTY;
             (&raw mut (*p).histories.continuation).write(continuation);
             (&raw mut (*p).rules).write(Rules::Fide);
-            (&raw mut (*p).aspiration).write(ASPIRATION);
             (&raw mut (*p).limits).write(Limits::default());
             (&raw mut (*p).time).write(TimeManager::new(&Limits::default(), 0));
-            // Index loops: 32 B smaller compressed than iterators over the rows.
+            // Index loops: smaller code than iterators over the rows.
             #[allow(clippy::needless_range_loop)]
             for d in 1..64 {
                 for m in 1..64 {
@@ -280,10 +274,9 @@ impl Searcher {
         let mut stability = 0;
         for depth in 1..=max_depth {
             self.root_nodes.fill(0);
-            self.root_depth = depth;
             // Aspiration windows: search a narrow window around the last score, which cuts
             // more; on failure widen the failing side, doubling delta, and search the
-            // iteration again (or let the root widen per move, see `Aspiration`).
+            // iteration again.
             let mut delta = tp!(ASPIRATION_DELTA);
             let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
@@ -294,10 +287,6 @@ impl Searcher {
                 let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 if self.stopped {
                     break None;
-                }
-                if self.aspiration == Aspiration::PerRootMove {
-                    // The root widened its own window until the score was inside.
-                    break Some(s);
                 }
                 if s <= alpha {
                     // Fail low: lower alpha, and pull beta towards it.
@@ -319,8 +308,7 @@ impl Searcher {
             let Some(s) = iteration_score else {
                 // Step 0b. An iteration cut short by the clock: a root move that beat the
                 // previous best in it (searched to the end, so above alpha) is played.
-                // Measured only in the bundle with steps 7a, 12a, 14a and the continuation
-                // histories: +58.1 ± 24.3 Elo (302 games, 2+0.05, gen3; see the README).
+                // (Bundle with steps 7a, 12a, 14a and the continuation histories, +58 Elo.)
                 if self.pv_len[0] > 0 && self.pv[0][0] != result.best {
                     result.best = self.pv[0][0];
                     result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
@@ -635,8 +623,8 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one and two plies back, for the continuation histories (alone: +4.2
-        // ± 18.5 Elo, 500 games, gen2, not proven; in the bundle of step 0b: +58.1 ± 24.3).
+        // The moves one and two plies back, for the continuation histories (bundle, +58
+        // Elo; alone +4, not proven).
         let prev = Continuation(core::array::from_fn(|back| {
             let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
             earlier
@@ -683,9 +671,8 @@ impl Searcher {
                     }
                     // History pruning: a quiet move that has failed low again and again
                     // here (butterfly and continuation histories) is not worth a search
-                    // at low depth. Off by default (HISTORY_PRUNE_DEPTH 0): at depth ≤ 4
-                    // and margin 1024, +7.5 ± 17.3 Elo over 600 games (2+0.05, gen7,
-                    // SPRT [0, 10] undecided, LLR 0.33), not proven.
+                    // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
+                    // not proven.
                     if depth <= tp!(HISTORY_PRUNE_DEPTH)
                         && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth
                     {
@@ -701,8 +688,7 @@ impl Searcher {
             // it is extended by a ply, two when far better (at most tp!(SE_MAX_DOUBLE) double
             // extensions on a line); if even without it the node fails high, return at
             // once (multi-cut); if its own bound already reaches beta, it is reduced.
-            // Alone: +8.6 ± 21.0 Elo (444 games, 2+0.05, gen2, not proven); in the bundle
-            // of step 0b: +58.1 ± 24.3 (302 games, gen3).
+            // (Bundle, +58 Elo; alone +9, not proven.)
             let mut extension = 0;
             if let Some(h) = hit
                 && !root
@@ -750,7 +736,7 @@ impl Searcher {
             // gets the full window; later ones a null window, reduced when they come late,
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
-            let mut score = if moves_searched == 0 {
+            let score = if moves_searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
@@ -772,35 +758,6 @@ impl Searcher {
                 }
                 s
             };
-            // Step 13a. Aspiration per root move (variant "per root move"): the first move
-            // is re-searched on a fail-low with alpha lowered, any move on a fail-high with
-            // beta raised, doubling delta each time, so one iteration never restarts. Off by
-            // default: −15.6 ± 34.6 Elo against whole-iteration re-search (200 games).
-            if root && self.aspiration == Aspiration::PerRootMove {
-                let mut delta = tp!(ASPIRATION_DELTA);
-                while !self.stopped {
-                    let fail_high = score >= beta && beta < INFINITY;
-                    if fail_high {
-                        beta = (score + delta).min(INFINITY);
-                        self.update_pv(0, m);
-                        self.report(host, self.root_depth, score, Bound::Lower);
-                    } else if moves_searched == 0 && score <= alpha && alpha > -INFINITY {
-                        alpha = (score - delta).max(-INFINITY);
-                        self.report(host, self.root_depth, score, Bound::Upper);
-                    } else {
-                        break;
-                    }
-                    delta *= 2;
-                    if delta > tp!(ASPIRATION_MAX_DELTA) {
-                        if fail_high {
-                            beta = INFINITY;
-                        } else {
-                            alpha = -INFINITY;
-                        }
-                    }
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
-                }
-            }
             moves_searched += 1;
             if self.stopped {
                 return 0;
@@ -820,8 +777,8 @@ impl Searcher {
                         // Step 14. Learn from the cutoff: killers, counter-move and history
                         // for quiet moves; the quiets tried before it get a malus. Capture
                         // history (step 14a): a bonus for a cutting capture, and a malus for
-                        // the captures tried before any cutting move. Not measured alone; in the
-                        // bundle of step 0b: +58.1 ± 24.3 Elo (302 games, gen3).
+                        // the captures tried before any cutting move. (Capture history: bundle,
+                        // +58 Elo.)
                         let bonus = history_bonus(depth);
                         if !quiet {
                             self.histories.update_capture(pos, m, bonus);
@@ -878,8 +835,7 @@ impl Searcher {
         // Step 7a. Correction history: remember how far the search's result was from the
         // raw evaluation, for positions with these pawns and this side to move, when the
         // result is exact or a bound on the right side of the eval, and the best move is
-        // quiet (a capture's gain is the move's, not the structure's). Not measured alone;
-        // in the bundle of step 0b: +58.1 ± 24.3 Elo (302 games, gen3).
+        // quiet (a capture's gain is the move's, not the structure's). (Bundle, +58 Elo.)
         // A singular-extension search (a move left out) records neither.
         if excluded == Move::NONE {
             if !in_check

@@ -39,7 +39,7 @@ pub enum Bound {
 /// Added to depths before storing them as `u8` (quiescence uses depths down to -1).
 pub const DEPTH_OFFSET: i32 = 2;
 /// Scores at or beyond this are mate scores (the mate is within `MATE - score` plies).
-pub const MATE_BOUND: i32 = crate::defs::MATE - crate::defs::MAX_PLY as i32;
+pub const MATE_BOUND: i32 = crate::score::MATE - crate::score::MAX_PLY as i32;
 
 /// One table entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -161,9 +161,9 @@ impl Table {
         })
     }
 
-    /// Stores a search result. Not inlined: quiescence inlined a second copy of it
-    /// (149 B of the compressed engine; `probe`, which returns its hit by value, grew the
-    /// engine when kept out of line, so it stays inlined).
+    /// Stores a search result. Not inlined: quiescence inlined a second copy of it (−149 B;
+    /// `probe`, which returns its hit by value, grew the engine out of line, so it stays
+    /// inlined).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
@@ -255,10 +255,10 @@ mod tests {
     #[test]
     fn mate_scores_are_relative_to_the_node() {
         let mut t = table(1);
-        let mate_in_3_from_root = crate::defs::MATE - 5; // found at ply 2: mate 3 plies below
+        let mate_in_3_from_root = crate::score::MATE - 5; // found at ply 2: mate 3 plies below
         t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, 2);
         // Reached again at ply 6: the same mate is now 3 plies below that node.
-        assert_eq!(t.probe(7, 6).unwrap().score, crate::defs::MATE - 9);
+        assert_eq!(t.probe(7, 6).unwrap().score, crate::score::MATE - 9);
     }
 
     #[test]

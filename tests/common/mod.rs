@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: an in-memory UCI environment.
+//! Helpers shared by the integration tests: an in-memory UCI environment, and the shipped
+//! binary driven over real pipes.
 #![allow(dead_code)]
 
 use minnow::movepick::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Fresh transposition-table storage of `mib` MiB (leaked: tests are short-lived).
 pub fn tt_storage(mib: usize) -> &'static mut [Bucket] {
@@ -87,4 +90,79 @@ pub fn run(lines: &[&str]) -> String {
 pub fn bestmove(output: &str) -> &str {
     let line = output.lines().rev().find(|l| l.starts_with("bestmove ")).expect("a bestmove line");
     line.split_whitespace().nth(1).unwrap()
+}
+
+/// The shipped binary (`CARGO_BIN_EXE_minnow`) over real pipes: the one way the tests drive
+/// it, either line by line during a search (`start`, `send`, `until`) or with all of its
+/// input at once (`run`). Killed when dropped.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    /// Starts the binary with piped input and output.
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_minnow"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine { child, stdin, stdout }
+    }
+
+    /// Writes `bytes` to the engine's input at once.
+    pub fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix` (60 s at most).
+    pub fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut lines = Vec::new();
+        loop {
+            assert!(Instant::now() < deadline, "no '{prefix}' in {lines:?}");
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "engine closed output: {lines:?}");
+            let done = line.starts_with(prefix);
+            lines.push(line.trim_end().to_string());
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Waits for the engine to exit by itself; its exit status.
+    pub fn wait(&mut self) -> std::process::ExitStatus {
+        self.child.wait().unwrap()
+    }
+
+    /// Runs the binary on `input`, then closes its input (end of input means quit), and
+    /// returns all it printed and its exit code. The input is written from another thread,
+    /// so that a long one cannot deadlock against the engine's output.
+    pub fn run(input: &[u8]) -> (String, Option<i32>) {
+        let mut engine = Engine::start();
+        let mut stdin = engine.stdin.take().unwrap();
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let mut out = Vec::new();
+        engine.stdout.read_to_end(&mut out).unwrap();
+        writer.join().unwrap();
+        let code = engine.wait().code();
+        (String::from_utf8(out).expect("output is UTF-8"), code)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -100,11 +100,19 @@ def test_archive_fits_and_holds_main_py_and_the_engine(archive):
         assert sorted(tar.getnames()) == ["main.py", "minnow.xz"]
 
 
-def test_main_py_adds_at_most_3_kib_to_the_archive(archive):
-    """Issue 10's budget for the adapter: what main.py adds to the gzipped archive."""
+def test_main_py_costs_at_most_3_kib_compressed_by_itself(archive):
+    """Issue 10's budget for the adapter, on what main.py itself costs: the minified file
+    gzipped alone. Its share of the archive moves by tens of bytes whenever the engine's
+    bytes change (zopfli splits the blocks anew), so a bound on the share could tip on an
+    unrelated engine change; this figure moves only with main.py. The archive's total is
+    bounded by the test above."""
+    import package
+
     _, report = archive
-    main_py = int(re.search(r"SUBMISSION .*\bmain_py=(\d+)", report).group(1))
-    assert main_py <= 3072, report
+    alone = int(re.search(r"SUBMISSION .*\bmain_py_alone=(\d+)", report).group(1))
+    shipped = package.strip_python((ROOT / "submission/main.py").read_text()).encode()
+    assert alone == len(package.gzip_bytes(shipped)[0]), report
+    assert alone <= 3072, report
 
 
 def test_the_archive_holds_the_net_that_nets_shipped_names(archive):

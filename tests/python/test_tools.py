@@ -532,3 +532,67 @@ def test_arena_recovery_compares_the_moves_around_the_first_hiccup():
     assert arena.recovery(moves) == (0.25, 0.10)  # 3 before; 3rd-5th after, not the 1st or 2nd
     assert arena.recovery(moves[:8]) is None  # too few moves after it
     assert arena.recovery(moves[1:]) is None  # too few before it
+
+
+# --- tools/build_at.py and tools/series.py ------------------------------------------
+
+
+def test_build_at_sets_exactly_one_constant_of_params_rs():
+    import build_at
+
+    source = (ROOT / build_at.PARAMS).read_text()
+    changed = build_at.set_constants(source, {"TIME_PONDER_CREDIT_PERCENT": "100", "TIME_MOVES_LEFT": "28"})
+    assert "TIME_PONDER_CREDIT_PERCENT: u64 = 100, 0..=100;" in changed
+    assert "TIME_MOVES_LEFT: u64 = 28, 15..=80;" in changed
+    before, after = source.splitlines(), changed.splitlines()
+    assert len(before) == len(after) and sum(a != b for a, b in zip(before, after, strict=True)) == 2
+    assert "pub const CHECK_EVERY_NODES: u64 = 7;" in build_at.set_constants(source, {"CHECK_EVERY_NODES": "7"})
+    with pytest.raises(ValueError):
+        build_at.set_constants(source, {"NO_SUCH_CONSTANT": "1"})
+    with pytest.raises(ValueError):
+        build_at.set_constants(source, {"TIME_MOVES_LEFT": "many"})
+    assert build_at.parse_sets(["A=1", "B=-2"]) == {"A": "1", "B": "-2"}
+    with pytest.raises(ValueError):
+        build_at.parse_sets(["A"])
+    command = build_at.cargo_command("/t", "tune", True)
+    assert command[:5] == ["cargo", "build", "--release", "--bin", "minnow"]
+    assert command[-3:] == ["--no-default-features", "--features", "tune"]
+
+
+def test_series_runs_each_seed_and_sums_the_summaries(tmp_path, capsys):
+    import series
+
+    assert series.command_for(["tools/arena.py", "--seed", "{seed}", "--curve", "x{seed}"], 7)[1:] == [
+        "tools/arena.py", "--seed", "7", "--curve", "x7"]
+    assert series.command_for(["echo", "{seed}"], 3) == ["echo", "3"]
+    # Each run prints an arena-style summary whose counts depend on its seed.
+    script = (
+        "import sys; s = int(sys.argv[1]); print('noise'); "
+        "print(f'ARENA games=10 wins={s} draws=2 losses={8 - s} elo=0 err=0 timeouts={s % 2} errors=0 "
+        "min_overage={s / 10} peak_rss_kib={2000 + s}')"
+    )
+    code = series.main(["--seeds", "1,2,3", "--jobs", "2", "--log", str(tmp_path), "--", sys.executable, "-c", script, "{seed}"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("SERIES games=30 wins=6 draws=6 losses=18 ")
+    assert "timeouts=2 errors=0 min_overage=0.1 peak_rss_kib=2003" in line
+    assert (tmp_path / "2.txt").read_text().startswith("noise")
+    total = series.totals([series.read_summary("RESULT games=4 wins=3 draws=0 losses=1 score=0.75")])
+    assert total["elo"] == pytest.approx(match.score_to_elo(0.75)) and "timeouts" not in total
+    # A run that fails or prints no summary fails the series.
+    assert series.main(["--seeds", "1", "--log", str(tmp_path), "--", sys.executable, "-c", "print('x')"]) == 1
+
+
+def test_answer_time_percentiles_and_a_short_run(capsys):
+    import answer_time
+
+    assert answer_time.percentile(list(range(1, 101)), 0.99) == 99
+    assert answer_time.percentile([5.0], 0.99) == 5.0 and answer_time.percentile([3, 1, 2], 0.5) == 2
+    engine = ROOT / "target/release/minnow"
+    if not engine.is_file():
+        pytest.skip("build the engine first: cargo build --release")
+    assert answer_time.main(["--engine", str(engine), "--positions", "4", "--runs", "1", "--wtime", "40", "--winc", "50"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    fields = dict(word.split("=") for word in line.split()[1:])
+    assert line.startswith("ANSWER runs=1 ") and 0 < float(fields["max_ms"]) < 1000, line

@@ -1,0 +1,96 @@
+"""The front door and the notebook: README.md stays short, and what it names is there.
+
+Every file path the README names (in backticks or as a link) must be a file or folder that
+git tracks, so that a fresh clone has it; the few build outputs it mentions are listed
+below. Every `make TARGET` it names must be a target of the Makefile. The relative links
+of the docs (docs/*.md and the folder READMEs) must lead to tracked files.
+
+    .venv/bin/python -m pytest tests/python/test_docs.py
+"""
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+# What the README's commands make (git-ignored, so never in a clone).
+OUTPUTS = {".venv/", "submission/submission.tar.gz", "target/release/minnow"}
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+CODE = re.compile(r"`([^`\n]+)`")
+FILE_NAME = re.compile(r"^[\w.-]+\.(rs|py|md|toml|sh|txt|nnue|bin|svg|epd|ld)$")
+
+
+def tracked() -> set:
+    """Every tracked file, relative to the root, plus every folder above one (with a '/')."""
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    files = set(out.split())
+    folders = {str(Path(f).parent) + "/" for f in files}
+    for folder in list(folders):
+        parts = Path(folder).parts
+        folders.update("/".join(parts[:i]) + "/" for i in range(1, len(parts)))
+    return files | folders
+
+
+def named_paths(text: str) -> set:
+    """The repository paths a Markdown text names: link targets, and code spans that are a
+    path (a `/` and no spaces or shell syntax) or a bare file name with a known extension."""
+    names = {m for m in LINK.findall(text) if "://" not in m}
+    for span in CODE.findall(text):
+        for word in re.split(r",\s*", span):
+            word = word.strip()
+            if FILE_NAME.match(word) or re.fullmatch(r"\.?[\w.-]+(/[\w.-]+)*/?", word) and "/" in word:
+                names.add(word)
+    return names
+
+
+def test_readme_is_a_front_door():
+    text = README.read_text()
+    lines = text.splitlines()
+    assert len(lines) < 200, len(lines)
+    first_block = text.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines() if line.split("#")[0].strip()]
+    assert commands == ["make main", "make test"]
+    first_link = next(i for i, line in enumerate(lines) if LINK.search(line))
+    assert first_link < 50, "more than one screen before the first link"
+
+
+def test_every_path_the_readme_names_is_in_a_clone():
+    text = README.read_text()
+    have = tracked()
+    basenames = {Path(p).name for p in have if not p.endswith("/")}
+    names = named_paths(text)
+    assert {"docs/strength.md", "engine/src/search.rs", "build_at.py", ".ci/run", "board/"} <= names  # the scan works
+    assert named_paths("see `a/b.rs`, `c.py` and [x](d/e.md#f) but not `make x` or `cp|mate`") == {"a/b.rs", "c.py", "d/e.md"}
+    missing = []
+    for name in sorted(names):
+        if name in OUTPUTS:
+            continue
+        if "/" in name:
+            if name not in have and name.rstrip("/") + "/" not in have:
+                missing.append(name)
+        elif name not in basenames:
+            missing.append(name)
+    assert not missing, f"README.md names what a clone does not have: {missing}"
+
+
+def test_every_make_target_the_readme_names_exists():
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([\w-]+):", makefile, re.M))
+    named = set(re.findall(r"\bmake ([a-z][\w-]*)\b(?!=)", README.read_text()))
+    assert {"main", "test", "submission"} <= named
+    assert named <= targets, f"not Makefile targets: {sorted(named - targets)}"
+
+
+def test_the_docs_links_lead_to_tracked_files():
+    have = tracked()
+    pages = sorted((ROOT / "docs").glob("*.md")) + [ROOT / p for p in ("nets/README.md", "book/README.md", "tools/README.md", "submission/README.md")]
+    broken = []
+    for page in pages:
+        for target in LINK.findall(page.read_text()):
+            if "://" in target:
+                continue
+            path = (page.parent / target).resolve().relative_to(ROOT).as_posix()
+            if path not in have and path + "/" not in have:
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, broken
