@@ -32,8 +32,9 @@ fn the_book_covers_the_openings() {
     assert_eq!(openings.len(), 2000);
     let hits = openings.iter().filter(|(_, p)| probe(BOOK, p).is_some()).count();
     assert!(hits >= 1980, "only {hits} of 2000 openings in the book");
-    // Positions one ply after an opening: the book holds one or a few per opening (our
-    // answers to the opponent's likeliest first moves); the rest should miss.
+    // Positions one ply after an opening: the shipped book holds the openings' own moves
+    // only (`book strip`, book/README.md), so these miss but for chance matches of the
+    // keys' fingerprint bits (about 1 in 256 probes).
     let (mut children, mut child_hits) = (0, 0);
     for (_, pos) in openings.iter().take(400) {
         for &m in legal_move_list(pos).iter() {
@@ -43,8 +44,8 @@ fn the_book_covers_the_openings() {
             child_hits += usize::from(probe(BOOK, &child).is_some());
         }
     }
-    assert!(child_hits >= 400, "{child_hits} hits among {children} positions one ply after 400 openings");
-    assert!(child_hits <= 400 * 4 + children / 100, "{child_hits} hits among {children} positions");
+    assert!(children > 5000, "{children} positions one ply after 400 openings");
+    assert!(child_hits <= children / 100, "{child_hits} hits among {children} positions");
 }
 
 /// With `OwnBook` on, a book position is answered at once with the book's move (and the

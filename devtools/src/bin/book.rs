@@ -258,10 +258,43 @@ fn pack(tree: &Path, out: &Path, openings: &Path, answers: usize, fingerprint: u
     Ok(())
 }
 
+/// Keeps of a packed book only the openings' own moves (what `pack --answers 0` keeps),
+/// read back from the book itself, so that a smaller book needs no tree: the answers to the
+/// opponent's first moves take half of a book's bytes for a few Elo at most (book/README.md).
+fn strip(book_path: &Path, out: &Path, openings: &Path, fingerprint: u32) -> Result<(), String> {
+    let book = std::fs::read(book_path).map_err(|e| format!("{}: {e}", book_path.display()))?;
+    if book.len() < 10 || &book[..4] != b"MBK1" {
+        return Err(format!("{}: not an MBK1 book", book_path.display()));
+    }
+    let openings = read_openings(openings)?;
+    let mut entries = Vec::new();
+    let mut kept: Vec<(Position, Move)> = Vec::new();
+    for pos in &openings {
+        if let Some(mv) = probe(&book, pos) {
+            entries.push((pos.key(), move_index(pos, mv).ok_or("a book move that is not legal")?));
+            kept.push((*pos, mv));
+        }
+    }
+    let (stripped, stats) = encode(&entries, fingerprint, book[9]);
+    let readable = kept.iter().filter(|(pos, mv)| probe(&stripped, pos) == Some(*mv)).count();
+    std::fs::write(out, &stripped).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "book: {}: {} bytes (from {}), {} entries ({} duplicates), {readable} of {} opening moves read back",
+        out.display(),
+        stripped.len(),
+        book.len(),
+        stats.entries,
+        stats.duplicates,
+        kept.len()
+    );
+    Ok(())
+}
+
 fn usage() -> String {
     "usage: book grow --out TREE [--openings EPD] [--width 3] [--plies 2] [--select-nodes 10000] \
      [--leaf-nodes 200000] [--threads T] [--hash MIB] [--limit N]\n       \
-     book pack --tree TREE --out BOOK [--openings EPD] [--answers 1] [--fingerprint 8]"
+     book pack --tree TREE --out BOOK [--openings EPD] [--answers 1] [--fingerprint 8]\n       \
+     book strip --book BOOK --out BOOK [--openings EPD] [--fingerprint 8]"
         .into()
 }
 
@@ -322,6 +355,25 @@ fn parse_args(args: &[String]) -> Result<(), String> {
                 return Err(format!("--tree and --out are required\n{}", usage()));
             }
             pack(&tree, &out, &openings, answers, fingerprint)
+        }
+        Some("strip") => {
+            let (mut book, mut out, mut openings) = (PathBuf::new(), PathBuf::new(), default_openings);
+            let mut fingerprint = 8u32;
+            let mut i = 1;
+            while i < args.len() {
+                match args[i].as_str() {
+                    "--book" => book = PathBuf::from(value(i)?),
+                    "--out" => out = PathBuf::from(value(i)?),
+                    "--openings" => openings = PathBuf::from(value(i)?),
+                    "--fingerprint" => fingerprint = number(i)?.clamp(0, 24) as u32,
+                    other => return Err(format!("unknown option {other}\n{}", usage())),
+                }
+                i += 2;
+            }
+            if book.as_os_str().is_empty() || out.as_os_str().is_empty() {
+                return Err(format!("--book and --out are required\n{}", usage()));
+            }
+            strip(&book, &out, &openings, fingerprint)
         }
         _ => Err(usage()),
     }
