@@ -1,5 +1,5 @@
 //! The evaluation reports every weight it uses through `eval::Terms`: the tuner
-//! (`examples/tune.rs`) relies on that to fit exactly the evaluation the engine runs.
+//! (`devtools/src/bin/tune.rs`) relies on that to fit exactly the evaluation the engine runs.
 
 use minnow::eval::{self, Counts, LAYOUT, S, WEIGHTS, evaluate, index};
 use minnow::fen::Fen;

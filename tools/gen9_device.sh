@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gen9 run as it was made on a lent 16-core machine (docs/nnue.md): teacher data for
+# The gen9 run as it was made on a lent 16-core machine (nets/README.md): teacher data for
 # DATA_S seconds (tools/teacher_data.sh: 16 workers, 300-node self-play, Stockfish's
 # static evaluation), then two trainers of 8 threads for TRAIN_S seconds: a 64-wide net
 # from random weights, and gen8 trained further. Packs into $OUT: nets.tgz (nets, check

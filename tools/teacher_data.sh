@@ -11,7 +11,7 @@
 # OUT/MODE/W-C.bin  the same positions with the teacher's scores (MODE: eval, depth:N, nodes:N)
 # Chunk C of worker W is played with seed SEED + 1000 * W + C, so runs never overlap when
 # their SEEDs differ by 100,000 or more. Binaries: $MINNOW_BIN (default target/release);
-# teacher: $TEACHER (default /usr/games/stockfish). Example (the gen9 data, docs/nnue.md):
+# teacher: $TEACHER (default /usr/games/stockfish). Example (the gen9 data, nets/README.md):
 #
 #   tools/teacher_data.sh data/t9 16 300 20000 330 900000 eval
 set -euo pipefail

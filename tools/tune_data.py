@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make labelled positions for tuning the evaluation (`cargo run --release --example tune`).
+"""Make labelled positions for tuning the evaluation (`cargo run --release -p minnow-dev --bin tune`).
 
 Stockfish plays itself from random positions of a start-position file at a fixed node count
 per move; every position of those games is written with Stockfish's search score and the

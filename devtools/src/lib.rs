@@ -1,5 +1,5 @@
-//! minnow's development tools: self-play data generation (`datagen`), the NNUE trainer
-//! (`train`) and the opening book's generator (`book`). They use the very library the engine is built from (`minnow`), with `std`,
+//! minnow's development tools: self-play data generation and teacher labels (`datagen`), the NNUE trainer
+//! (`train`), the opening book's generator (`book`) and the hand-crafted evaluation's tuner (`tune`). They use the very library the engine is built from (`minnow`), with `std`,
 //! threads and files on their side; none of this is in the shipped binary.
 
 pub mod book;

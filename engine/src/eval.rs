@@ -4,7 +4,7 @@
 //! blended by the game phase and returned from the side to move's point of view. Weights
 //! live in [`crate::params`] and are gathered into one flat table, [`WEIGHTS`]; the
 //! evaluation names each weight it uses by its index and reports it to a [`Terms`]. The
-//! engine's `Terms` adds the weights up; the tuner's (`examples/tune.rs`) records which
+//! engine's `Terms` adds the weights up; the tuner's (`devtools/src/bin/tune.rs`) records which
 //! weights a position uses, so the tuner fits exactly the evaluation the engine runs. The evaluation is colour-symmetric by construction (every
 //! term is computed through [`Color`]-relative helpers) and a test checks that over large
 //! position sets.
@@ -25,7 +25,7 @@ macro_rules! weights {
         /// Where each tunable weight sits in the flat table [`WEIGHTS`]: the evaluation names
         /// a weight by its index, so that the same code can either add weights up (the
         /// engine) or record which weights it used how often (the tuner,
-        /// `examples/tune.rs`). Entries within a table follow the table in `params.rs`;
+        /// `devtools/src/bin/tune.rs`). Entries within a table follow the table in `params.rs`;
         /// piece-square entries are at + 32 * piece type + 4 * rank + file (files e-h
         /// mirrored onto d-a).
         pub mod index {

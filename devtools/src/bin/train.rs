@@ -23,7 +23,7 @@
 //! centipawns (`datagen label`) are not minnow's, and the search's margins were tuned on
 //! minnow's scale. Stockfish 15.1's static evaluation fits the results of the same games
 //! at a scale about 1.1 times minnow's search scores, so its labels are read at `F` = 0.9
-//! (docs/nnue.md). `--dedup` keeps only the first record of each position (placement and
+//! (nets/README.md). `--dedup` keeps only the first record of each position (placement and
 //! side to move): games that open alike share their first positions.
 //!
 //! Reads datagen records; the last `--valid` share of each file (whole games at its end) is

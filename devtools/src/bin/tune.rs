@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! python tools/tune_data.py --label positions.epd --out tune.txt   # labelled positions
-//! cargo run --release --example tune -- tune.txt [--epochs N] [--rate R] [--lambda L] [--l2 X]
+//! cargo run --release -p minnow-dev --bin tune -- tune.txt [--epochs N] [--rate R] [--lambda L] [--l2 X]
 //!     [--unit U] [--only TABLE,TABLE] [--write engine/src/params.rs]
 //! ```
 //!
