@@ -12,7 +12,8 @@
 # teacher binary `stockfish` (Debian's 15.1: cp /usr/games/stockfish).
 set -uo pipefail
 dev=${DEV:-data/dev} out=${OUT:-data/g9out} data_s=${DATA_S:-330} train_s=${TRAIN_S:-170}
-workers=${WORKERS:-$(nproc)} threads=$(( ${WORKERS:-$(nproc)} / 2 ))
+workers=${WORKERS:-$(nproc)}
+threads=$(( workers / 2 ))
 work=${WORK:-/tmp/t9}
 mkdir -p "$out" "$work"
 export MINNOW_BIN=$dev TEACHER=$dev/stockfish

@@ -78,11 +78,10 @@ pub struct Teacher {
 }
 
 impl Teacher {
-    /// Starts `program` (with `args`), checks it speaks UCI and sets `options` (`name`,
-    /// `value` pairs, e.g. `("Threads", "1")`).
-    pub fn start(program: &str, args: &[String], options: &[(String, String)]) -> Result<Teacher, String> {
+    /// Starts `program`, checks it speaks UCI and sets `options` (`name`, `value` pairs,
+    /// e.g. `("Threads", "1")`).
+    pub fn start(program: &str, options: &[(String, String)]) -> Result<Teacher, String> {
         let mut child = Command::new(program)
-            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -275,9 +274,9 @@ mod tests {
             fens.iter().map(|f| Record::new(&Position::from_fen(f).unwrap(), 0, 1, 0)).collect();
         let options = [("Threads".to_string(), "1".to_string()), ("Hash".to_string(), "1".to_string())];
         for mode in [Mode::Eval, Mode::Depth(3)] {
-            let together = Teacher::start(program, &[], &options).unwrap().label(&records, mode).unwrap();
+            let together = Teacher::start(program, &options).unwrap().label(&records, mode).unwrap();
             let mut alone = Vec::new();
-            let mut t = Teacher::start(program, &[], &options).unwrap();
+            let mut t = Teacher::start(program, &options).unwrap();
             for r in &records {
                 alone.extend(t.label(std::slice::from_ref(r), mode).unwrap());
             }

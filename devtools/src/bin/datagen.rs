@@ -234,7 +234,7 @@ fn label(cfg: &LabelConfig) -> Result<(), String> {
             .map(|slice| {
                 let options = &options;
                 s.spawn(move || -> Result<Vec<Record>, String> {
-                    let mut teacher = Teacher::start(&cfg.teacher, &[], options)?;
+                    let mut teacher = Teacher::start(&cfg.teacher, options)?;
                     let mut kept = Vec::with_capacity(slice.len());
                     for batch in slice.chunks(LABEL_BATCH) {
                         for (r, a) in batch.iter().zip(teacher.label(batch, cfg.mode)?) {

@@ -120,13 +120,15 @@ fn load(cfg: &mut Config) -> Result<Data, String> {
             let mut r =
                 Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?;
             read += 1;
-            // Placement and side to move: bytes 0..24 and 27.
-            let mut key = [0u8; 25];
-            key[..24].copy_from_slice(&chunk[..24]);
-            key[24] = chunk[27];
-            if cfg.dedup && !seen.insert(key) {
-                duplicates += 1;
-                continue;
+            if cfg.dedup {
+                // Placement and side to move: bytes 0..24 and 27.
+                let mut key = [0u8; 25];
+                key[..24].copy_from_slice(&chunk[..24]);
+                key[24] = chunk[27];
+                if !seen.insert(key) {
+                    duplicates += 1;
+                    continue;
+                }
             }
             if cfg.score_mult != 1.0 {
                 r.score = (f32::from(r.score) * cfg.score_mult).round().clamp(-32_000.0, 32_000.0) as i16;
