@@ -68,8 +68,9 @@ def main(argv: list | None = None) -> int:
         p99.append(percentile(times, 0.99))
         top.append(max(times))
         print(f"run {run + 1}: median {p50[-1]:.1f} ms, p99 {p99[-1]:.1f} ms, max {top[-1]:.1f} ms ({len(times)} positions)")
-    print(f"ANSWER runs={args.runs} p50_ms={min(p50):.1f}-{max(p50):.1f} p99_ms={min(p99):.1f}-{max(p99):.1f} "
-          f"max_ms={max(top):.1f}")
+    spread = {"p50_ms": p50, "p99_ms": p99}
+    fields = [f"runs={args.runs}"] + [f"{k}={min(v):.1f}-{max(v):.1f}" for k, v in spread.items()]
+    print("ANSWER", *fields, f"max_ms={max(top):.1f}")
     return 0
 
 

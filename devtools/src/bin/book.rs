@@ -298,84 +298,85 @@ fn usage() -> String {
         .into()
 }
 
+/// The `--name value` pairs after a subcommand, each name one of `allowed`.
+fn options<'a>(args: &'a [String], allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, String> {
+    let mut found = BTreeMap::new();
+    for pair in args.chunks(2) {
+        let name = pair[0].as_str();
+        if !allowed.contains(&name) {
+            return Err(format!("unknown option {name}\n{}", usage()));
+        }
+        let value = pair.get(1).ok_or_else(|| format!("{name} needs a value\n{}", usage()))?;
+        found.insert(name, value.as_str());
+    }
+    Ok(found)
+}
+
 fn parse_args(args: &[String]) -> Result<(), String> {
-    let value = |i: usize| args.get(i + 1).ok_or_else(|| format!("{} needs a value\n{}", args[i], usage()));
-    let number = |i: usize| -> Result<u64, String> {
-        value(i)?.parse::<u64>().map_err(|_| format!("{}: not a number: {}", args[i], args[i + 1]))
-    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let default_openings = root.join("tests/data/kaggle_openings.epd");
-    match args.first().map(String::as_str) {
-        Some("grow") => {
-            let mut g = Grow {
-                out: PathBuf::new(),
-                openings: default_openings,
-                tree: TreeConfig { width: 3, plies: 2, select_nodes: 10_000, leaf_nodes: 200_000 },
-                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                hash_mib: 16,
-                limit: None,
-            };
-            let mut i = 1;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--out" => g.out = PathBuf::from(value(i)?),
-                    "--openings" => g.openings = PathBuf::from(value(i)?),
-                    "--width" => g.tree.width = number(i)?.clamp(1, 64) as usize,
-                    "--plies" => g.tree.plies = number(i)?.clamp(1, 4) as usize,
-                    "--select-nodes" => g.tree.select_nodes = number(i)?.max(1),
-                    "--leaf-nodes" => g.tree.leaf_nodes = number(i)?.max(1),
-                    "--threads" => g.threads = number(i)?.clamp(1, 256) as usize,
-                    "--hash" => g.hash_mib = number(i)?.clamp(1, 1024) as usize,
-                    "--limit" => g.limit = Some(number(i)? as usize),
-                    other => return Err(format!("unknown option {other}\n{}", usage())),
-                }
-                i += 2;
-            }
-            if g.out.as_os_str().is_empty() {
-                return Err(format!("--out is required\n{}", usage()));
-            }
-            grow(&g)
-        }
+    let rest = args.get(1..).unwrap_or_default();
+    let (command, allowed, required): (&str, &[&str], &[&str]) = match args.first().map(String::as_str) {
+        Some("grow") => (
+            "grow",
+            &[
+                "--out",
+                "--openings",
+                "--width",
+                "--plies",
+                "--select-nodes",
+                "--leaf-nodes",
+                "--threads",
+                "--hash",
+                "--limit",
+            ],
+            &["--out"],
+        ),
         Some("pack") => {
-            let (mut tree, mut out, mut openings) = (PathBuf::new(), PathBuf::new(), default_openings);
-            let (mut answers, mut fingerprint) = (1usize, 8u32);
-            let mut i = 1;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--tree" => tree = PathBuf::from(value(i)?),
-                    "--out" => out = PathBuf::from(value(i)?),
-                    "--openings" => openings = PathBuf::from(value(i)?),
-                    "--answers" => answers = number(i)? as usize,
-                    "--fingerprint" => fingerprint = number(i)?.clamp(0, 24) as u32,
-                    other => return Err(format!("unknown option {other}\n{}", usage())),
-                }
-                i += 2;
-            }
-            if tree.as_os_str().is_empty() || out.as_os_str().is_empty() {
-                return Err(format!("--tree and --out are required\n{}", usage()));
-            }
-            pack(&tree, &out, &openings, answers, fingerprint)
+            ("pack", &["--tree", "--out", "--openings", "--answers", "--fingerprint"], &["--tree", "--out"])
         }
-        Some("strip") => {
-            let (mut book, mut out, mut openings) = (PathBuf::new(), PathBuf::new(), default_openings);
-            let mut fingerprint = 8u32;
-            let mut i = 1;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--book" => book = PathBuf::from(value(i)?),
-                    "--out" => out = PathBuf::from(value(i)?),
-                    "--openings" => openings = PathBuf::from(value(i)?),
-                    "--fingerprint" => fingerprint = number(i)?.clamp(0, 24) as u32,
-                    other => return Err(format!("unknown option {other}\n{}", usage())),
-                }
-                i += 2;
-            }
-            if book.as_os_str().is_empty() || out.as_os_str().is_empty() {
-                return Err(format!("--book and --out are required\n{}", usage()));
-            }
-            strip(&book, &out, &openings, fingerprint)
-        }
-        _ => Err(usage()),
+        Some("strip") => ("strip", &["--book", "--out", "--openings", "--fingerprint"], &["--book", "--out"]),
+        _ => return Err(usage()),
+    };
+    let opts = options(rest, allowed)?;
+    if let Some(missing) = required.iter().find(|r| !opts.contains_key(*r)) {
+        return Err(format!("{missing} is required\n{}", usage()));
+    }
+    let path = |name: &str| opts.get(name).map(PathBuf::from);
+    let number = |name: &str, default: u64| -> Result<u64, String> {
+        opts.get(name)
+            .map_or(Ok(default), |v| v.parse::<u64>().map_err(|_| format!("{name}: not a number: {v}")))
+    };
+    let openings = path("--openings").unwrap_or(default_openings);
+    let fingerprint = number("--fingerprint", 8)?.clamp(0, 24) as u32;
+    let required = |name: &str| path(name).unwrap_or_default();
+    match command {
+        "grow" => grow(&Grow {
+            out: required("--out"),
+            openings,
+            tree: TreeConfig {
+                width: number("--width", 3)?.clamp(1, 64) as usize,
+                plies: number("--plies", 2)?.clamp(1, 4) as usize,
+                select_nodes: number("--select-nodes", 10_000)?.max(1),
+                leaf_nodes: number("--leaf-nodes", 200_000)?.max(1),
+            },
+            threads: number("--threads", std::thread::available_parallelism().map_or(1, |n| n.get()) as u64)?
+                .clamp(1, 256) as usize,
+            hash_mib: number("--hash", 16)?.clamp(1, 1024) as usize,
+            limit: opts
+                .contains_key("--limit")
+                .then(|| number("--limit", 0))
+                .transpose()?
+                .map(|n| n as usize),
+        }),
+        "pack" => pack(
+            &required("--tree"),
+            &required("--out"),
+            &openings,
+            number("--answers", 1)? as usize,
+            fingerprint,
+        ),
+        _ => strip(&required("--book"), &required("--out"), &openings, fingerprint),
     }
 }
 
