@@ -548,6 +548,30 @@ tunables! {
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
 
+    // Issue 30's candidate steps. Each is off at its first value (0) until a match
+    // proves it; the shipped build then compiles the dead branch away.
+    /// Razoring: deepest depth (0: off) ...
+    RAZOR_DEPTH: i32 = 0, 0..=4;
+    /// ... when the eval is this much per ply below alpha.
+    RAZOR_MARGIN: i32 = 250, 100..=600;
+    /// ProbCut: shallowest depth (0: off) ...
+    PROBCUT_DEPTH: i32 = 0, 0..=8;
+    /// ... for a capture that reaches beta plus this in a search 4 plies shallower.
+    PROBCUT_MARGIN: i32 = 200, 80..=400;
+    /// Late-move reduction of captures, in percent of a quiet move's (0: off).
+    NOISY_LMR_PERCENT: i32 = 0, 0..=100;
+    /// One ply more of LMR for quiets when the TT move is a capture (0: off).
+    TT_NOISY_LMR: i32 = 0, 0..=2;
+    /// Reverse futility returns the mean of eval and beta instead of eval (0: off).
+    RFP_BLEND: i32 = 0, 0..=1;
+    /// SEE pruning of checking moves below −this × depth (0: checks never pruned).
+    CHECK_SEE_MARGIN: i32 = 0, 0..=400;
+    /// Later moves searched one ply shallower once one has raised alpha (0: off).
+    ALPHA_RAISE_REDUCTION: i32 = 0, 0..=2;
+    /// Quiescence futility: captures that win no material are skipped when the eval plus
+    /// this stays below alpha (0: off).
+    QS_FUTILITY_MARGIN: i32 = 0, 0..=400;
+
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS).

@@ -489,6 +489,20 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Plays `m` at `ply` of the current line: the child position, its accumulators, the
+    /// move in the ply stack (for the histories), the double extensions on the line
+    /// (one more if `double`) and the child's repetition key.
+    #[inline(always)]
+    fn make_move(&mut self, pos: &Position, ply: usize, m: Move, double: bool) -> Position {
+        let child = pos.after(m);
+        self.update_eval(ply, pos, Some(m));
+        self.stack[ply].mv = m;
+        self.stack[ply].piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + double as i32;
+        self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
+        child
+    }
+
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -576,7 +590,19 @@ impl Searcher {
                 && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
             {
-                return eval;
+                return if tp!(RFP_BLEND) > 0 { (eval + beta) / 2 } else { eval };
+            }
+
+            // Step 8a. Razoring: far below alpha at low depth, only a capture could help; if
+            // quiescence finds none that does, trust it.
+            if depth <= tp!(RAZOR_DEPTH) && eval + tp!(RAZOR_MARGIN) * depth < alpha {
+                let s = self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
+                if self.stopped {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
             }
 
             // Step 9. Null-move pruning: if passing still fails high, a real move will
@@ -605,6 +631,34 @@ impl Searcher {
                 }
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+
+            // Step 9a. ProbCut: a good capture that beats beta by a margin in a search 4
+            // plies shallower (after quiescence agrees) will beat beta at full depth.
+            let probcut_beta = beta + tp!(PROBCUT_MARGIN);
+            if tp!(PROBCUT_DEPTH) > 0
+                && depth >= tp!(PROBCUT_DEPTH)
+                && beta.abs() < MATE_BOUND
+                && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
+            {
+                let mut picker = MovePicker::new_quiescence(tt_move, false, false);
+                while let Some(m) = picker.next(pos, &self.histories) {
+                    if !pos.see_ge(m, probcut_beta - static_eval) {
+                        continue;
+                    }
+                    let child = self.make_move(pos, ply, m, false);
+                    let mut s = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0, host);
+                    if s >= probcut_beta {
+                        s = -self.negamax(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, host);
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= probcut_beta {
+                        self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, ply);
+                        return s;
+                    }
                 }
             }
         }
@@ -681,6 +735,14 @@ impl Searcher {
                 } else if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth) {
                     continue;
                 }
+            } else if tp!(CHECK_SEE_MARGIN) > 0
+                && !root
+                && best_score > -MATE_BOUND
+                && depth <= tp!(SEE_PRUNE_DEPTH)
+                && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth)
+            {
+                // A check that loses material by a wide margin is pruned all the same.
+                continue;
             }
 
             // Step 12a. Singular extension: if the TT move, searched deep enough before,
@@ -721,14 +783,7 @@ impl Searcher {
                 }
             }
 
-            let child = pos.after(m);
-            self.update_eval(ply, pos, Some(m));
-            let piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
-            self.stack[ply].mv = m;
-            self.stack[ply].piece = piece;
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + (extension == 2) as i32;
-            self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
+            let child = self.make_move(pos, ply, m, extension == 2);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
 
@@ -740,13 +795,18 @@ impl Searcher {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
-                {
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && !child.in_check() {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
-                    r += !improving as i32;
-                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                    if quiet {
+                        r += !improving as i32;
+                        r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
+                            as i32;
+                        r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                        r += tp!(TT_NOISY_LMR) * tt_move.is_noisy() as i32;
+                    } else {
+                        r = r * tp!(NOISY_LMR_PERCENT) / 100;
+                    }
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -802,6 +862,11 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
+                    // Step 13a. The moves after one that raised alpha need less depth to
+                    // show they are no better.
+                    if !root && depth > 2 && depth < 12 && score.abs() < MATE_BOUND {
+                        depth -= tp!(ALPHA_RAISE_REDUCTION);
+                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
@@ -912,6 +977,14 @@ impl Searcher {
                     + tp!(DELTA_MARGIN)
                     <= alpha
                 {
+                    continue;
+                }
+                // Quiescence futility: hopeless unless the capture wins material.
+                if tp!(QS_FUTILITY_MARGIN) > 0
+                    && static_eval + tp!(QS_FUTILITY_MARGIN) <= alpha
+                    && !pos.see_ge(m, 1)
+                {
+                    best_score = best_score.max(static_eval + tp!(QS_FUTILITY_MARGIN));
                     continue;
                 }
             }

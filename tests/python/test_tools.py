@@ -596,3 +596,22 @@ def test_answer_time_percentiles_and_a_short_run(capsys):
     line = capsys.readouterr().out.strip().splitlines()[-1]
     fields = dict(word.split("=") for word in line.split()[1:])
     assert line.startswith("ANSWER runs=1 ") and 0 < float(fields["max_ms"]) < 1000, line
+
+
+def test_sprt_helper_specs_cache_and_verdict():
+    import sprt
+
+    spec = sprt.engine_spec(Path("/x/minnow"), "razor", ["RAZOR_DEPTH=3", "RAZOR_MARGIN=200"])
+    assert spec == "cmd=/x/minnow name=razor option.Hash=1 option.RAZOR_DEPTH=3 option.RAZOR_MARGIN=200"
+    with pytest.raises(ValueError):
+        sprt.engine_spec(Path("/x/minnow"), "bad", ["RAZOR_DEPTH"])
+    # One cache folder per commit, constants and features; the order of --set does not matter.
+    a = sprt.build_dir("0123456789abcdef", ["A=1", "B=2"], "tune")
+    assert a == sprt.build_dir("0123456789abcdef", ["B=2", "A=1"], "tune")
+    assert a != sprt.build_dir("0123456789abcdef", ["A=1"], "tune")
+    assert a != sprt.build_dir("0123456789abcdef", ["A=1", "B=2"], None)
+    assert a.name.startswith("0123456789ab-")
+    assert sprt.verdict("RESULT games=120 elo=+30.0 llr=2.990 sprt=H1") == "H1"
+    assert sprt.verdict("RESULT games=90 llr=-2.950 sprt=H0") == "H0"
+    assert sprt.verdict("RESULT games=800 llr=1.000 sprt=continue") == "none"
+    assert sprt.verdict("") == "none"
