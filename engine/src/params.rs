@@ -571,6 +571,9 @@ tunables! {
     /// Quiescence futility: captures that win no material are skipped when the eval plus
     /// this stays below alpha (0: off).
     QS_FUTILITY_MARGIN: i32 = 0, 0..=400;
+    /// Correction histories by each side's pieces other than pawns, beside the pawns'
+    /// (0: off).
+    NONPAWN_CORRECTION: i32 = 0, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
