@@ -20,10 +20,11 @@
 //! from the file's header at compile time.
 //!
 //! Instruction set: the binary is built for plain x86-64 (SSE2), and the two hot loops
-//! (the accumulator update and the output's dot product) are written once for the
-//! auto-vectoriser and compiled twice: as SSE2, and with AVX2 enabled, which the first
-//! accumulator picks at run time where the CPU has it (the competition's Xeon does),
-//! so a 64-wide update is four 256-bit vectors per perspective instead of eight.
+//! have AVX2 copies that the first accumulator picks at run time where the CPU has it
+//! (the competition's Xeon does): the accumulator update, written once for the
+//! auto-vectoriser and compiled twice (a 64-wide update is four 256-bit vectors per
+//! perspective instead of eight), and the output's dot product, written with intrinsics
+//! because the vectoriser widens its terms to 32 bits instead of using `vpmaddwd`.
 
 use crate::board::Position;
 use crate::defs::{UNINIT, init_once, is_ready};
@@ -275,18 +276,35 @@ impl Accumulator {
 #[inline(never)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if AVX2.load(Ordering::Relaxed) {
+    if HIDDEN.is_multiple_of(16) && AVX2.load(Ordering::Relaxed) {
         // SAFETY: AVX2 is set only where the CPU and the OS run AVX2 instructions.
         return unsafe { screlu_dot_avx2(acc, weights) };
     }
     screlu_dot_body(acc, weights)
 }
 
-/// [`screlu_dot`] compiled with AVX2.
+/// [`screlu_dot`] with AVX2, by hand: the vectoriser widens every term to 32 bits before
+/// multiplying. Here 16 neurons a step: clamp, `x · w` as i16 (|x · w| ≤ QA · 128 fits),
+/// then `vpmaddwd` with `x` multiplies by `x` again and adds neighbouring pairs into i32.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
-    screlu_dot_body(acc, weights)
+    use core::arch::x86_64::*;
+    let weights = &weights[..HIDDEN];
+    let (zero, qa) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
+    let mut sum = zero;
+    for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
+        // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
+        let (a, w) = unsafe {
+            (_mm256_loadu_si256(a.as_ptr().cast()), _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())))
+        };
+        let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x));
+    }
+    let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    _mm_cvtsi128_si32(s)
 }
 
 /// The dot product: `clamp(a, 0, QA)²` fits an i16 (QA ≤ 127), so each term is an i16
@@ -305,4 +323,38 @@ fn screlu_dot_body(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
 /// the search keeps accumulators and calls [`Accumulator::evaluate`]).
 pub fn evaluate(pos: &Position) -> i32 {
     Accumulator::new(pos).evaluate(pos.side_to_move(), pos.occupied().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX2 dot product equals the portable one, over accumulators below zero, inside
+    /// 0..QA and above it, and weights over the whole i8 range (its extremes included).
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_dot_product_matches_the_portable_one() {
+        if !cpu_has_avx2() || !HIDDEN.is_multiple_of(16) {
+            return;
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..2000 {
+            let acc: [i16; HIDDEN] = core::array::from_fn(|_| (next() % 400) as i16 - 150);
+            let weights: [u8; HIDDEN] = core::array::from_fn(|i| match round {
+                0 => 0x80,
+                1 => 0x7F,
+                _ => (next() >> 8) as u8 ^ i as u8,
+            });
+            let acc = if round < 2 { [QA as i16; HIDDEN] } else { acc };
+            // SAFETY: the CPU has AVX2 (checked above).
+            let fast = unsafe { screlu_dot_avx2(&acc, &weights) };
+            assert_eq!(fast, screlu_dot_body(&acc, &weights), "round {round}");
+        }
+    }
 }
