@@ -615,3 +615,15 @@ def test_sprt_helper_specs_cache_and_verdict():
     assert sprt.verdict("RESULT games=90 llr=-2.950 sprt=H0") == "H0"
     assert sprt.verdict("RESULT games=800 llr=1.000 sprt=continue") == "none"
     assert sprt.verdict("") == "none"
+
+
+def test_depth_at_nodes_reads_the_bench_positions_and_the_last_depth():
+    import depth_at_nodes
+
+    fens = depth_at_nodes.bench_positions()
+    assert len(fens) == 16 and fens[0].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    for fen in fens:
+        chess.Board(fen)  # each one a legal FEN
+    lines = ["info depth 1 seldepth 1 score cp 20", "info string x", "info depth 7 seldepth 12 nodes 90", "info nodes 5"]
+    assert depth_at_nodes.last_depth(lines) == 7
+    assert depth_at_nodes.last_depth(["info string no depth"]) == 0

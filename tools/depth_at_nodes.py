@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The depth a build reaches in a fixed number of nodes on the `bench` positions: a
+number to watch when the search's selectivity changes (issue 30), not a target.
+
+    .venv/bin/python tools/depth_at_nodes.py --engine target/release/minnow --nodes 20000
+    .venv/bin/python tools/depth_at_nodes.py --engine target/tune/release/minnow --option PROBCUT_DEPTH=5
+
+Each of the 16 positions of `frontend/src/bench.rs` is searched from a cleared state
+(`ucinewgame`, Hash 1) with `go nodes N`; the depth is that of the last `info depth` line
+before `bestmove` (the last iteration started, as the engine reports it). Prints a row a
+position, then `DEPTH nodes=N mean=.. min=.. max=.. positions=16`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from uci_engine import UciEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench_positions(source: Path = ROOT / "frontend" / "src" / "bench.rs") -> list[str]:
+    """The FENs of `BENCH_POSITIONS`, read from the engine's own source."""
+    text = source.read_text()
+    block = text[text.index("BENCH_POSITIONS"):]
+    block = block[: block.index("];")]
+    return re.findall(r'"([^"]+)"', block)
+
+
+def last_depth(lines: list[str]) -> int:
+    """The depth of the last `info depth D` line (0 without one)."""
+    depth = 0
+    for line in lines:
+        found = re.match(r"info .*?\bdepth (\d+)", line)
+        if found:
+            depth = int(found.group(1))
+    return depth
+
+
+def search_depth(engine: UciEngine, fen: str, nodes: int) -> int:
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.send(f"go nodes {nodes}")
+    lines, deadline = [], time.perf_counter() + 120
+    while True:
+        line = engine.read_line(deadline, "bestmove")
+        if line.startswith("bestmove"):
+            return last_depth(lines)
+        lines.append(line)
+
+
+def main(argv: list | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=str(ROOT / "target/release/minnow"))
+    ap.add_argument("--nodes", type=int, default=20000)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a UCI option")
+    args = ap.parse_args(argv)
+    depths = []
+    with UciEngine(args.engine) as engine:
+        engine.handshake()
+        engine.send("setoption name Hash value 1")
+        for item in args.option:
+            name, _, value = item.partition("=")
+            engine.send(f"setoption name {name} value {value}")
+        for fen in bench_positions():
+            depths.append(search_depth(engine, fen, args.nodes))
+            print(f"{depths[-1]:3}  {fen}")
+    print(f"DEPTH nodes={args.nodes} mean={statistics.mean(depths):.2f} min={min(depths)} max={max(depths)} "
+          f"positions={len(depths)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
