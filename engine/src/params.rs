@@ -574,6 +574,9 @@ tunables! {
     /// Correction histories by each side's pieces other than pawns, beside the pawns'
     /// (0: off).
     NONPAWN_CORRECTION: i32 = 0, 0..=1;
+    /// More LMR of quiets at expected cut nodes (the null-window child of a reduced
+    /// search or a null move, the expected type flipping each ply) (0: off).
+    CUT_NODE_LMR: i32 = 0, 0..=2;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

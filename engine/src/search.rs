@@ -284,7 +284,7 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
                 if self.stopped {
                     break None;
                 }
@@ -503,7 +503,9 @@ impl Searcher {
         child
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// The alpha-beta search of `pos` at `ply` to `depth`. `cut_node`: a null-window node
+    /// expected to fail high (the child of a reduced or null-move search, flipping each ply).
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -511,6 +513,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -625,7 +628,7 @@ impl Searcher {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
                 if self.stopped {
                     return 0;
                 }
@@ -650,7 +653,15 @@ impl Searcher {
                     let child = self.make_move(pos, ply, m, false);
                     let mut s = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0, host);
                     if s >= probcut_beta {
-                        s = -self.negamax(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, host);
+                        s = -self.negamax(
+                            &child,
+                            depth - 4,
+                            -probcut_beta,
+                            -probcut_beta + 1,
+                            ply + 1,
+                            !cut_node,
+                            host,
+                        );
                     }
                     if self.stopped {
                         return 0;
@@ -763,7 +774,8 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
+                let s =
+                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -792,7 +804,7 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
             } else {
                 let mut reduction = 0;
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && !child.in_check() {
@@ -804,17 +816,19 @@ impl Searcher {
                             as i32;
                         r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                         r += tp!(TT_NOISY_LMR) * tt_move.is_noisy() as i32;
+                        r += tp!(CUT_NODE_LMR) * cut_node as i32;
                     } else {
                         r = r * tp!(NOISY_LMR_PERCENT) / 100;
                     }
                     reduction = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
+                let mut s =
+                    -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true, host);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
                 }
                 s
             };
