@@ -460,6 +460,10 @@ impl Position {
         if direct.contains(king) {
             return true;
         }
+        // A discovered check needs `from` on a line with the king: most moves are not.
+        if attacks::line(king, from).is_empty() {
+            return false;
+        }
         let uncovered = (attacks::bishop(king, occupied) & self.diagonal_sliders(us))
             | (attacks::rook(king, occupied) & self.straight_sliders(us));
         (uncovered & !from.bb()).any()

@@ -714,46 +714,43 @@ impl Searcher {
 
             // Step 12. Pruning of late moves, once a move has been searched and no mate
             // against us is pending. Checks are never pruned: they are how mates happen
-            // (without this the mate in 2 of WAC.001 was missed at depth 14).
-            if !root && best_score > -MATE_BOUND && !pos.gives_check(m) {
-                if quiet {
+            // (without this the mate in 2 of WAC.001 was missed at depth 14). Whether the
+            // move checks is asked only of a move about to be pruned: asked of every move,
+            // it took a tenth of the search's time.
+            if !root && best_score > -MATE_BOUND {
+                let prune = if quiet {
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
-                    if depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit {
-                        continue;
-                    }
+                    (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
                     // Futility pruning: a quiet move will not lift a hopeless eval.
-                    if !in_check
-                        && depth <= tp!(FUTILITY_DEPTH)
-                        && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha
-                    {
-                        continue;
-                    }
-                    if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * depth * depth)
-                    {
-                        continue;
-                    }
+                        || (!in_check
+                            && depth <= tp!(FUTILITY_DEPTH)
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha)
+                        || (depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * depth * depth))
                     // History pruning: a quiet move that has failed low again and again
                     // here (butterfly and continuation histories) is not worth a search
                     // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
                     // not proven.
-                    if depth <= tp!(HISTORY_PRUNE_DEPTH)
-                        && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth
+                        || (depth <= tp!(HISTORY_PRUNE_DEPTH)
+                            && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth)
+                } else {
+                    depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
+                };
+                if prune || tp!(CHECK_SEE_MARGIN) > 0 {
+                    let check = pos.gives_check(m);
+                    if prune && !check {
+                        continue;
+                    }
+                    // A check that loses material by a wide margin is pruned all the same.
+                    if tp!(CHECK_SEE_MARGIN) > 0
+                        && check
+                        && depth <= tp!(SEE_PRUNE_DEPTH)
+                        && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth)
                     {
                         continue;
                     }
-                } else if depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth) {
-                    continue;
                 }
-            } else if tp!(CHECK_SEE_MARGIN) > 0
-                && !root
-                && best_score > -MATE_BOUND
-                && depth <= tp!(SEE_PRUNE_DEPTH)
-                && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth)
-            {
-                // A check that loses material by a wide margin is pruned all the same.
-                continue;
             }
 
             // Step 12a. Singular extension: if the TT move, searched deep enough before,
