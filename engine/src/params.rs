@@ -577,6 +577,9 @@ tunables! {
     /// More LMR of quiets at expected cut nodes (the null-window child of a reduced
     /// search or a null move, the expected type flipping each ply) (0: off).
     CUT_NODE_LMR: i32 = 0, 0..=2;
+    /// Futility, SEE and history pruning of quiets judge a move by the depth it would
+    /// have after its late-move reduction, not the node's (0: off).
+    PRUNE_AT_LMR_DEPTH: i32 = 0, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

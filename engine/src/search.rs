@@ -718,6 +718,14 @@ impl Searcher {
             // move checks is asked only of a move about to be pruned: asked of every move,
             // it took a tenth of the search's time.
             if !root && best_score > -MATE_BOUND {
+                // The depth the move would be searched to after its late-move reduction:
+                // the futility, SEE and history margins below use it with
+                // PRUNE_AT_LMR_DEPTH, else the node's depth.
+                let d = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
+                    (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
+                } else {
+                    depth
+                };
                 let prune = if quiet {
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
@@ -725,14 +733,15 @@ impl Searcher {
                     (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
-                            && depth <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha)
-                        || (depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * depth * depth))
+                            && d <= tp!(FUTILITY_DEPTH)
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * d <= alpha)
+                        || (d <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * d * d))
                     // History pruning: a quiet move that has failed low again and again
                     // here (butterfly and continuation histories) is not worth a search
                     // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
                     // not proven.
-                        || (depth <= tp!(HISTORY_PRUNE_DEPTH)
+                        || (tp!(HISTORY_PRUNE_DEPTH) > 0
+                            && d <= tp!(HISTORY_PRUNE_DEPTH)
                             && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth)
                 } else {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
