@@ -8,9 +8,9 @@ commit, constants and features) and plays them with `match.py`'s SPRT.
 
 - `--set NAME=VALUE` / `--base-set NAME=VALUE`: a constant of params.rs in the test / base
   build (`build_at.py --set`).
-- `--option NAME=VALUE`: a UCI option of the test engine only. With `--features tune` every
-  search constant is an option, so one build screens a step that a tunable switches on:
-  base and test are then the same binary, built once.
+- `--option NAME=VALUE` / `--base-option NAME=VALUE`: a UCI option of the test / base
+  engine. With `--features tune` every search constant is an option, so one build screens
+  a step that a tunable switches on: base and test are then the same binary, built once.
 - `--nodes N` (a fixed-node screen: fast, but blind to a step's cost in time) or `--tc
   BASE+INC` (a time-control confirmation; add `--kaggle-clock` for the harness's clock).
   Both engines get Hash 1, the Kaggle openings in colour-swapped pairs, `--concurrency` 2.
@@ -76,6 +76,7 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="constant of the test build")
     ap.add_argument("--base-set", action="append", default=[], metavar="NAME=VALUE", help="constant of the base build")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="UCI option of the test engine")
+    ap.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE", help="UCI option of the base engine")
     ap.add_argument("--features", help="cargo --features for both builds (e.g. tune)")
     clock = ap.add_mutually_exclusive_group(required=True)
     clock.add_argument("--nodes", type=int, help="fixed nodes a move")
@@ -97,7 +98,7 @@ def main(argv: list | None = None) -> int:
     pgn.parent.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, str(ROOT / "tools" / "match.py"),
                "--engine1", engine_spec(test_exe, name, args.option),
-               "--engine2", engine_spec(base_exe, "base", []),
+               "--engine2", engine_spec(base_exe, "base", args.base_option),
                "--games", str(args.games), "--concurrency", str(args.concurrency), "--seed", str(args.seed),
                "--pgn", str(pgn), "--sprt", f"elo0={elo0:g}", f"elo1={elo1:g}", "alpha=0.05", "beta=0.05"]
     command += ["--nodes", str(args.nodes)] if args.nodes else ["--tc", args.tc]
