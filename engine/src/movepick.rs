@@ -28,9 +28,6 @@ pub struct Histories {
     /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
     /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
     pub correction: [[i16; CORRECTION_SIZE]; 2],
-    /// Correction history by side to move and the pieces (not pawns) of each colour
-    /// ([`pieces_index`]), read and learnt only with `NONPAWN_CORRECTION`.
-    pub nonpawn_correction: [[[i16; CORRECTION_SIZE]; 2]; 2],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
     pub capture: [[[i16; 6]; 64]; 12],
@@ -57,28 +54,6 @@ pub fn pawn_index(pos: &Position) -> usize {
     let white = pos.pieces(Color::White, PieceType::Pawn).0;
     let black = pos.pieces(Color::Black, PieceType::Pawn).0;
     let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
-}
-
-/// The correction-history slot of the pieces of `color` other than pawns: a
-/// multiplicative hash of its five piece bitboards.
-#[inline]
-pub fn pieces_index(pos: &Position, color: Color) -> usize {
-    const MULTIPLIERS: [u64; 5] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0xD6E8_FEB8_6659_FD93,
-        0xFF51_AFD7_ED55_8CCD,
-    ];
-    let mut h = 0u64;
-    for (kind, multiplier) in
-        [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King]
-            .into_iter()
-            .zip(MULTIPLIERS)
-    {
-        h ^= pos.pieces(color, kind).0.wrapping_mul(multiplier);
-    }
     (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
@@ -114,7 +89,6 @@ impl Histories {
             counter: [[Move::NONE; 64]; 12],
             continuation,
             correction: [[0; CORRECTION_SIZE]; 2],
-            nonpawn_correction: [[[0; CORRECTION_SIZE]; 2]; 2],
             capture: [[[0; 6]; 64]; 12],
         }
     }
@@ -134,43 +108,25 @@ impl Histories {
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
         self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
         self.correction.iter_mut().flatten().for_each(|c| *c = 0);
-        self.nonpawn_correction.iter_mut().flatten().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
     /// `eval` corrected by what the search has learnt about positions with these pawns.
     #[inline]
     pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        let us = pos.side_to_move().index();
-        let mut correction = i32::from(self.correction[us][pawn_index(pos)]);
-        if tp!(NONPAWN_CORRECTION) > 0 {
-            let [white, black] = &self.nonpawn_correction[us];
-            correction += (i32::from(white[pieces_index(pos, Color::White)])
-                + i32::from(black[pieces_index(pos, Color::Black)]))
-                / 2;
-        }
-        eval + correction / CORRECTION_GRAIN
+        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
     }
 
     /// Moves the correction of `pos` towards `error` (search result minus static eval), the
     /// more the deeper the search was.
     #[inline]
     pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
+        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
         let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
         let max = tp!(CORRECTION_MAX);
         let target = error.clamp(-max, max) * CORRECTION_GRAIN;
         let limit = max * CORRECTION_GRAIN;
-        let update = |entry: &mut i16| {
-            *entry =
-                ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16
-        };
-        let us = pos.side_to_move().index();
-        update(&mut self.correction[us][pawn_index(pos)]);
-        if tp!(NONPAWN_CORRECTION) > 0 {
-            let [white, black] = &mut self.nonpawn_correction[us];
-            update(&mut white[pieces_index(pos, Color::White)]);
-            update(&mut black[pieces_index(pos, Color::Black)]);
-        }
+        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
     }
 
     /// The capture-history entry of the noisy move `m` in `pos` (a promotion without

@@ -560,23 +560,13 @@ tunables! {
     PROBCUT_MARGIN: i32 = 200, 80..=400;
     /// Late-move reduction of captures, in percent of a quiet move's (0: off).
     NOISY_LMR_PERCENT: i32 = 0, 0..=100;
-    /// One ply more of LMR for quiets when the TT move is a capture (0: off).
-    TT_NOISY_LMR: i32 = 0, 0..=2;
     /// Reverse futility returns the mean of eval and beta instead of eval (0: off).
     RFP_BLEND: i32 = 0, 0..=1;
     /// SEE pruning of checking moves below −this × depth (0: checks never pruned).
     CHECK_SEE_MARGIN: i32 = 0, 0..=400;
-    /// Later moves searched one ply shallower once one has raised alpha (0: off).
-    ALPHA_RAISE_REDUCTION: i32 = 0, 0..=2;
     /// Quiescence futility: captures that win no material are skipped when the eval plus
     /// this stays below alpha (0: off).
     QS_FUTILITY_MARGIN: i32 = 0, 0..=400;
-    /// Correction histories by each side's pieces other than pawns, beside the pawns'
-    /// (0: off).
-    NONPAWN_CORRECTION: i32 = 0, 0..=1;
-    /// More LMR of quiets at expected cut nodes (the null-window child of a reduced
-    /// search or a null move, the expected type flipping each ply) (0: off).
-    CUT_NODE_LMR: i32 = 0, 0..=2;
     /// Futility, SEE and history pruning of quiets judge a move by the depth it would
     /// have after its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 0, 0..=1;

@@ -284,7 +284,7 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 if self.stopped {
                     break None;
                 }
@@ -503,9 +503,7 @@ impl Searcher {
         child
     }
 
-    /// The alpha-beta search of `pos` at `ply` to `depth`. `cut_node`: a null-window node
-    /// expected to fail high (the child of a reduced or null-move search, flipping each ply).
-    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -513,7 +511,6 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -628,7 +625,7 @@ impl Searcher {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
                 }
@@ -653,15 +650,7 @@ impl Searcher {
                     let child = self.make_move(pos, ply, m, false);
                     let mut s = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0, host);
                     if s >= probcut_beta {
-                        s = -self.negamax(
-                            &child,
-                            depth - 4,
-                            -probcut_beta,
-                            -probcut_beta + 1,
-                            ply + 1,
-                            !cut_node,
-                            host,
-                        );
+                        s = -self.negamax(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, host);
                     }
                     if self.stopped {
                         return 0;
@@ -713,14 +702,14 @@ impl Searcher {
             let quiet = !m.is_noisy();
 
             // Step 12. Pruning of late moves, once a move has been searched and no mate
-            // against us is pending. Checks are never pruned: they are how mates happen
-            // (without this the mate in 2 of WAC.001 was missed at depth 14). Whether the
-            // move checks is asked only of a move about to be pruned: asked of every move,
-            // it took a tenth of the search's time.
+            // against us is pending. Checks escape the margins below: they are how mates
+            // happen (without this the mate in 2 of WAC.001 was missed at depth 14). Whether
+            // the move checks is asked only of a move about to be pruned: asked of every
+            // move, it took a tenth of the search's time.
             if !root && best_score > -MATE_BOUND {
                 // The depth the move would be searched to after its late-move reduction:
-                // the futility, SEE and history margins below use it with
-                // PRUNE_AT_LMR_DEPTH, else the node's depth.
+                // the futility, SEE and history margins below judge a quiet by it, as a
+                // late quiet would be searched that shallow anyway (+73 Elo at fixed nodes).
                 let d = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
                     (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
                 } else {
@@ -751,7 +740,8 @@ impl Searcher {
                     if prune && !check {
                         continue;
                     }
-                    // A check that loses material by a wide margin is pruned all the same.
+                    // A check that loses material by a wide margin is pruned all the same:
+                    // searching every losing check wasted the tree (+69 Elo at fixed nodes).
                     if tp!(CHECK_SEE_MARGIN) > 0
                         && check
                         && depth <= tp!(SEE_PRUNE_DEPTH)
@@ -780,8 +770,7 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s =
-                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
+                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -810,7 +799,7 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && !child.in_check() {
@@ -821,20 +810,17 @@ impl Searcher {
                         r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
                             as i32;
                         r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                        r += tp!(TT_NOISY_LMR) * tt_move.is_noisy() as i32;
-                        r += tp!(CUT_NODE_LMR) * cut_node as i32;
                     } else {
                         r = r * tp!(NOISY_LMR_PERCENT) / 100;
                     }
                     reduction = r.clamp(0, new_depth - 1);
                 }
-                let mut s =
-                    -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true, host);
+                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
             };
@@ -882,11 +868,6 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
-                    // Step 13a. The moves after one that raised alpha need less depth to
-                    // show they are no better.
-                    if !root && depth > 2 && depth < 12 && score.abs() < MATE_BOUND {
-                        depth -= tp!(ALPHA_RAISE_REDUCTION);
-                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
