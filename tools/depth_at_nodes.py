@@ -71,8 +71,9 @@ def main(argv: list | None = None) -> int:
         for fen in bench_positions():
             depths.append(search_depth(engine, fen, args.nodes))
             print(f"{depths[-1]:3}  {fen}")
-    print(f"DEPTH nodes={args.nodes} mean={statistics.mean(depths):.2f} min={min(depths)} max={max(depths)} "
-          f"positions={len(depths)}")
+    summary = {"nodes": args.nodes, "mean": f"{statistics.mean(depths):.2f}", "min": min(depths), "max": max(depths),
+               "positions": len(depths)}
+    print("DEPTH", *(f"{name}={value}" for name, value in summary.items()))
     return 0
 
 
