@@ -704,18 +704,18 @@ impl Searcher {
             // Step 12. Pruning of late moves, once a move has been searched and no mate
             // against us is pending. Checks escape the margins below: they are how mates
             // happen (without this the mate in 2 of WAC.001 was missed at depth 14). Whether
-            // the move checks is asked only of a move about to be pruned: asked of every
-            // move, it took a tenth of the search's time.
+            // the move checks is asked only where the answer decides a pruning (asked of
+            // every move, it took a tenth of the search's time).
             if !root && best_score > -MATE_BOUND {
-                // The depth the move would be searched to after its late-move reduction:
-                // the futility, SEE and history margins below judge a quiet by it, as a
-                // late quiet would be searched that shallow anyway (+73 Elo at fixed nodes).
-                let d = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
-                    (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
-                } else {
-                    depth
-                };
                 let prune = if quiet {
+                    // The depth the move would be searched to after its late-move reduction:
+                    // the futility, SEE and history margins below judge a quiet by it, as a
+                    // late quiet would be searched that shallow anyway (+73 Elo at fixed nodes).
+                    let d = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
+                        (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
+                    } else {
+                        depth
+                    };
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
@@ -735,18 +735,15 @@ impl Searcher {
                 } else {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
                 };
-                if prune || tp!(CHECK_SEE_MARGIN) > 0 {
+                // A check that loses material by a wide margin is pruned all the same:
+                // searching every losing check wasted the tree (+69 Elo at fixed nodes).
+                let check_see = tp!(CHECK_SEE_MARGIN) > 0 && depth <= tp!(SEE_PRUNE_DEPTH);
+                if prune || check_see {
                     let check = pos.gives_check(m);
                     if prune && !check {
                         continue;
                     }
-                    // A check that loses material by a wide margin is pruned all the same:
-                    // searching every losing check wasted the tree (+69 Elo at fixed nodes).
-                    if tp!(CHECK_SEE_MARGIN) > 0
-                        && check
-                        && depth <= tp!(SEE_PRUNE_DEPTH)
-                        && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth)
-                    {
+                    if check_see && check && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth) {
                         continue;
                     }
                 }

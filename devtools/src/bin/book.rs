@@ -349,10 +349,11 @@ fn parse_args(args: &[String]) -> Result<(), String> {
     };
     let openings = path("--openings").unwrap_or(default_openings);
     let fingerprint = number("--fingerprint", 8)?.clamp(0, 24) as u32;
-    let required = |name: &str| path(name).unwrap_or_default();
+    // The required paths, present once the check above passed.
+    let given = |name: &str| path(name).unwrap_or_default();
     match command {
         "grow" => grow(&Grow {
-            out: required("--out"),
+            out: given("--out"),
             openings,
             tree: TreeConfig {
                 width: number("--width", 3)?.clamp(1, 64) as usize,
@@ -369,14 +370,10 @@ fn parse_args(args: &[String]) -> Result<(), String> {
                 .transpose()?
                 .map(|n| n as usize),
         }),
-        "pack" => pack(
-            &required("--tree"),
-            &required("--out"),
-            &openings,
-            number("--answers", 1)? as usize,
-            fingerprint,
-        ),
-        _ => strip(&required("--book"), &required("--out"), &openings, fingerprint),
+        "pack" => {
+            pack(&given("--tree"), &given("--out"), &openings, number("--answers", 1)? as usize, fingerprint)
+        }
+        _ => strip(&given("--book"), &given("--out"), &openings, fingerprint),
     }
 }
 
