@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", type=int, default=500)
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration (default: %(default)s)")
     ap.add_argument("--concurrency", type=int, default=2)
-    ap.add_argument("--tc", default="2+0.05")
+    ap.add_argument("--tc", default=None, help="clock BASE+INC in seconds (default 2+0.05 unless --nodes)")
+    ap.add_argument("--nodes", type=int, help="node limit per move (alone: a fixed-node run; the fast way to move constants)")
     ap.add_argument("--kaggle-clock", action="store_true", help="the harness's clock (increment free, not banked)")
     ap.add_argument("--hash", type=int, default=1, help="Hash MiB of both engines")
     ap.add_argument("--r-end", type=float, default=0.002, help="a_end / c_end^2 (default: %(default)s)")
@@ -157,11 +158,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--state", type=Path, default=ROOT / "target/spsa/state.json")
     args = ap.parse_args(argv)
 
+    if args.nodes is not None and args.nodes < 1:
+        ap.error("--nodes must be positive")
+    if args.kaggle_clock and args.tc is None:
+        ap.error("--kaggle-clock needs --tc")
+    if args.tc is None and args.nodes is None:
+        args.tc = "2+0.05"
+    try:
+        base, inc = TimeControl.parse_tc(args.tc) if args.tc else (None, 0.0)
+    except ValueError as exc:
+        ap.error(str(exc))
+    tc = TimeControl(base, inc, nodes=args.nodes, kaggle=args.kaggle_clock)
     params = parse_params(args.params, engine_tunables(args.engine), args.r_end)
     state = load_state(args.state, params, args.iterations)
     args.state.parent.mkdir(parents=True, exist_ok=True)
-    base, inc = TimeControl.parse_tc(args.tc)
-    tc = TimeControl(base, inc, kaggle=args.kaggle_clock)
     openings = load_openings(args.openings)
     print(f"spsa: {len(params)} parameters, {args.iterations} iterations of {args.pairs} pairs at {tc.describe()}; "
           f"state {args.state} (iteration {state['done']} done)")

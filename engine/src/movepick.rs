@@ -8,6 +8,8 @@
 //! is quiet), so a cutoff by the TT move or a capture skips generating quiets. Every legal
 //! move is yielded exactly once; a test proves it by running perft through the picker.
 
+use arrayvec::ArrayVec;
+
 use crate::board::Position;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
@@ -223,9 +225,11 @@ enum Stage {
 
 /// Yields the legal moves of a position in a good search order.
 pub struct MovePicker {
-    moves: [Move; MAX_MOVES],
-    scores: [i32; MAX_MOVES],
-    len: usize,
+    // Both lists start empty and uninitialised (ArrayVec): zeroing 1.5 KB at every node cost
+    // 3-4% of the search's time.
+    moves: MoveList,
+    /// Ordering score of `moves[i]`, kept the same length as `moves`.
+    scores: ArrayVec<i32, MAX_MOVES>,
     noisy_end: usize,
     quiets_generated: bool,
     noisy_generated: bool,
@@ -251,9 +255,8 @@ impl MovePicker {
     /// A picker for the main search; quiets are ordered by history after the moves `prev`.
     pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, prev: Continuation) -> MovePicker {
         MovePicker {
-            moves: [Move::NONE; MAX_MOVES],
-            scores: [0; MAX_MOVES],
-            len: 0,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
             noisy_end: 0,
             quiets_generated: false,
             noisy_generated: false,
@@ -295,20 +298,25 @@ impl MovePicker {
             return;
         }
         self.noisy_generated = true;
-        let mut list = MoveList::new();
-        noisy_moves(pos, &mut list);
-        // Noisy moves go first in the array; quiets, if already there, are moved behind.
-        let quiets = self.len;
-        let n = list.len();
-        self.moves.copy_within(0..quiets, n);
-        self.moves[..n].copy_from_slice(&list);
-        self.len += n;
-        self.noisy_end = n;
-        for i in 0..n {
-            let m = self.moves[i];
-            self.scores[i] =
-                noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
+        // Noisy moves go first in the list; quiets, if already there (a quiet TT move was
+        // checked first), go behind them, their scores still unset.
+        let quiets = self.moves.len();
+        if quiets == 0 {
+            noisy_moves(pos, &mut self.moves);
+        } else {
+            let mut list = MoveList::new();
+            noisy_moves(pos, &mut list);
+            list.extend(self.moves.iter().copied());
+            self.moves = list;
         }
+        let n = self.moves.len() - quiets;
+        self.noisy_end = n;
+        self.scores.clear();
+        for &m in &self.moves[..n] {
+            self.scores
+                .push(noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR));
+        }
+        self.scores.extend((0..quiets).map(|_| 0));
     }
 
     fn generate_quiets(&mut self, pos: &Position) {
@@ -316,15 +324,13 @@ impl MovePicker {
             return;
         }
         self.quiets_generated = true;
-        let mut list = MoveList::new();
-        quiet_moves(pos, &mut list);
-        let start = self.len;
-        self.moves[start..start + list.len()].copy_from_slice(&list);
-        self.len += list.len();
+        quiet_moves(pos, &mut self.moves);
+        let added = self.moves.len() - self.scores.len();
+        self.scores.extend((0..added).map(|_| 0));
     }
 
     fn quiet_contains(&self, m: Move) -> bool {
-        self.moves[self.noisy_end..self.len].contains(&m)
+        self.moves[self.noisy_end..].contains(&m)
     }
 
     fn noisy_contains(&self, m: Move) -> bool {
@@ -434,7 +440,7 @@ impl MovePicker {
                         continue;
                     }
                     self.generate_quiets(pos);
-                    for i in self.noisy_end..self.len {
+                    for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
                         self.scores[i] = if self.is_special(m) {
                             PICKED
@@ -448,7 +454,7 @@ impl MovePicker {
                         self.stage = Stage::BadNoisy;
                         continue;
                     }
-                    let Some(i) = self.best_in(self.noisy_end, self.len) else {
+                    let Some(i) = self.best_in(self.noisy_end, self.moves.len()) else {
                         self.stage = Stage::BadNoisy;
                         continue;
                     };
@@ -467,7 +473,7 @@ impl MovePicker {
                         self.generate_quiets(pos);
                         self.cursor = self.noisy_end;
                     }
-                    while self.cursor < self.len {
+                    while self.cursor < self.moves.len() {
                         let m = self.moves[self.cursor];
                         self.cursor += 1;
                         if m != self.tt_move && pos.gives_check(m) && pos.see_ge(m, 0) {

@@ -627,3 +627,12 @@ def test_depth_at_nodes_reads_the_bench_positions_and_the_last_depth():
     lines = ["info depth 1 seldepth 1 score cp 20", "info string x", "info depth 7 seldepth 12 nodes 90", "info nodes 5"]
     assert depth_at_nodes.last_depth(lines) == 7
     assert depth_at_nodes.last_depth(["info string no depth"]) == 0
+
+
+def test_spsa_checks_its_limits_before_starting_an_engine(capsys):
+    import spsa
+
+    for bad in (["--nodes", "0"], ["--kaggle-clock"], ["--tc", "fast"]):
+        with pytest.raises(SystemExit):
+            spsa.main(["--engine", "/nonexistent/minnow", "--params", "RFP_MARGIN", *bad])
+        assert "error" in capsys.readouterr().err
