@@ -449,12 +449,15 @@ impl Position {
         let king = self.king_square(!us);
         let (from, to) = (m.from(), m.to());
         let occupied = (self.occupied() ^ from.bb()) | to.bb();
+        // A slider checks directly only from a square on a line with the king: most moves
+        // skip the attack lookup.
+        let aligned = attacks::line(king, to).any();
         let direct = match self.mailbox[from.index()].map(|p| p.kind()) {
             Some(PieceType::Pawn) => attacks::pawn(us, to),
             Some(PieceType::Knight) => attacks::knight(to),
-            Some(PieceType::Bishop) => attacks::bishop(to, occupied),
-            Some(PieceType::Rook) => attacks::rook(to, occupied),
-            Some(PieceType::Queen) => attacks::queen(to, occupied),
+            Some(PieceType::Bishop) if aligned => attacks::bishop(to, occupied),
+            Some(PieceType::Rook) if aligned => attacks::rook(to, occupied),
+            Some(PieceType::Queen) if aligned => attacks::queen(to, occupied),
             _ => Bitboard::EMPTY,
         };
         if direct.contains(king) {

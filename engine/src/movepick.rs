@@ -228,7 +228,7 @@ pub struct MovePicker {
     // Both lists start empty and uninitialised (ArrayVec): zeroing 1.5 KB at every node cost
     // 3-4% of the search's time.
     moves: MoveList,
-    /// Ordering score of `moves[i]`, kept the same length as `moves`.
+    /// Ordering key of `moves[i]` (see `key`), kept the same length as `moves`.
     scores: ArrayVec<i32, MAX_MOVES>,
     noisy_end: usize,
     quiets_generated: bool,
@@ -249,7 +249,16 @@ pub struct MovePicker {
     quiet_checks: bool,
 }
 
+/// The key of a move already yielded or not to be yielded by score (special moves).
 const PICKED: i32 = i32::MIN;
+
+/// A move's ordering key: its score (histories stay far inside the clamp), then the earlier
+/// index on equal scores, so that the best move is the plain maximum of the keys, a scan
+/// the compiler vectorises.
+fn key(score: i32, index: usize) -> i32 {
+    const LIMIT: i32 = 1 << 22;
+    (score.clamp(-LIMIT, LIMIT - 1) << 8) | (0xFF - index as i32)
+}
 
 impl MovePicker {
     /// A picker for the main search; quiets are ordered by history after the moves `prev`.
@@ -312,9 +321,9 @@ impl MovePicker {
         let n = self.moves.len() - quiets;
         self.noisy_end = n;
         self.scores.clear();
-        for &m in &self.moves[..n] {
-            self.scores
-                .push(noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR));
+        for (i, &m) in self.moves[..n].iter().enumerate() {
+            let score = noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
+            self.scores.push(key(score, i));
         }
         self.scores.extend((0..quiets).map(|_| 0));
     }
@@ -337,17 +346,10 @@ impl MovePicker {
         self.moves[..self.noisy_end].contains(&m)
     }
 
-    /// Index of the best-scored unpicked move in `range`, if any.
+    /// Index of the best-scored unpicked move in `start..end` (the first of equals), if any.
     fn best_in(&self, start: usize, end: usize) -> Option<usize> {
-        let mut best = None;
-        let mut best_score = PICKED;
-        for i in start..end {
-            if self.scores[i] > best_score {
-                best_score = self.scores[i];
-                best = Some(i);
-            }
-        }
-        best
+        let best = self.scores[start..end].iter().copied().max()?;
+        (best != PICKED).then(|| 0xFF - (best & 0xFF) as usize)
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -445,7 +447,7 @@ impl MovePicker {
                         self.scores[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            histories.quiet_score(pos, self.prev, m)
+                            key(histories.quiet_score(pos, self.prev, m), i)
                         };
                     }
                 }
@@ -502,4 +504,23 @@ fn noisy_score(pos: &Position, m: Move) -> i32 {
         None => 0,
     };
     victim * 8 - attacker + promotion
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_order_by_score_then_by_the_earlier_move() {
+        assert!(key(5, 200) > key(4, 0));
+        assert!(key(5, 1) > key(5, 2));
+        assert!(key(-1, 0) > key(-2, 0) && key(0, 255) > key(-1, 0));
+        // Scores beyond the clamp keep their order against ordinary ones and never reach
+        // or pass PICKED.
+        assert!(key(i32::MAX, 255) > key(100_000, 0));
+        assert!(key(i32::MIN, 255) > PICKED && key(i32::MIN, 255) < key(-100_000, 0));
+        for i in 0..MAX_MOVES {
+            assert_eq!(0xFF - (key(-7, i) & 0xFF) as usize, i);
+        }
+    }
 }
