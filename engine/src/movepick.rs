@@ -315,7 +315,9 @@ impl MovePicker {
         } else {
             let mut list = MoveList::new();
             noisy_moves(pos, &mut list);
-            list.extend(self.moves.iter().copied());
+            for &m in &self.moves {
+                let _ = list.try_push(m);
+            }
             self.moves = list;
         }
         let n = self.moves.len() - quiets;
@@ -323,9 +325,11 @@ impl MovePicker {
         self.scores.clear();
         for (i, &m) in self.moves[..n].iter().enumerate() {
             let score = noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
-            self.scores.push(key(score, i));
+            let _ = self.scores.try_push(key(score, i));
         }
-        self.scores.extend((0..quiets).map(|_| 0));
+        for _ in 0..quiets {
+            let _ = self.scores.try_push(0);
+        }
     }
 
     fn generate_quiets(&mut self, pos: &Position) {
@@ -334,8 +338,9 @@ impl MovePicker {
         }
         self.quiets_generated = true;
         quiet_moves(pos, &mut self.moves);
-        let added = self.moves.len() - self.scores.len();
-        self.scores.extend((0..added).map(|_| 0));
+        while self.scores.len() < self.moves.len() {
+            let _ = self.scores.try_push(0);
+        }
     }
 
     fn quiet_contains(&self, m: Move) -> bool {
