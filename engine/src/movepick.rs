@@ -229,7 +229,7 @@ pub struct MovePicker {
     // 3-4% of the search's time.
     moves: MoveList,
     /// Ordering key of `moves[i]` (see `key`), kept the same length as `moves`.
-    scores: ArrayVec<i32, MAX_MOVES>,
+    keys: ArrayVec<i32, MAX_MOVES>,
     noisy_end: usize,
     quiets_generated: bool,
     noisy_generated: bool,
@@ -265,7 +265,7 @@ impl MovePicker {
     pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, prev: Continuation) -> MovePicker {
         MovePicker {
             moves: MoveList::new(),
-            scores: ArrayVec::new(),
+            keys: ArrayVec::new(),
             noisy_end: 0,
             quiets_generated: false,
             noisy_generated: false,
@@ -308,7 +308,7 @@ impl MovePicker {
         }
         self.noisy_generated = true;
         // Noisy moves go first in the list; quiets, if already there (a quiet TT move was
-        // checked first), go behind them, their scores still unset.
+        // checked first), go behind them, their keys still unset.
         let quiets = self.moves.len();
         if quiets == 0 {
             noisy_moves(pos, &mut self.moves);
@@ -322,14 +322,12 @@ impl MovePicker {
         }
         let n = self.moves.len() - quiets;
         self.noisy_end = n;
-        self.scores.clear();
+        self.keys.clear();
         for (i, &m) in self.moves[..n].iter().enumerate() {
             let score = noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
-            let _ = self.scores.try_push(key(score, i));
+            let _ = self.keys.try_push(key(score, i));
         }
-        for _ in 0..quiets {
-            let _ = self.scores.try_push(0);
-        }
+        self.pad_keys();
     }
 
     fn generate_quiets(&mut self, pos: &Position) {
@@ -338,8 +336,14 @@ impl MovePicker {
         }
         self.quiets_generated = true;
         quiet_moves(pos, &mut self.moves);
-        while self.scores.len() < self.moves.len() {
-            let _ = self.scores.try_push(0);
+        self.pad_keys();
+    }
+
+    /// Gives the quiet moves at the end of the list placeholder keys, set when the quiet
+    /// stage scores them. (`try_push` cannot fail: both lists have the same capacity.)
+    fn pad_keys(&mut self) {
+        while self.keys.len() < self.moves.len() {
+            let _ = self.keys.try_push(0);
         }
     }
 
@@ -353,7 +357,7 @@ impl MovePicker {
 
     /// Index of the best-scored unpicked move in `start..end` (the first of equals), if any.
     fn best_in(&self, start: usize, end: usize) -> Option<usize> {
-        let best = self.scores[start..end].iter().copied().max()?;
+        let best = self.keys[start..end].iter().copied().max()?;
         (best != PICKED).then(|| 0xFF - (best & 0xFF) as usize)
     }
 
@@ -400,7 +404,7 @@ impl MovePicker {
                         continue;
                     };
                     let m = self.moves[i];
-                    self.scores[i] = PICKED;
+                    self.keys[i] = PICKED;
                     if m == self.tt_move {
                         continue;
                     }
@@ -449,7 +453,7 @@ impl MovePicker {
                     self.generate_quiets(pos);
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = if self.is_special(m) {
+                        self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
                             key(histories.quiet_score(pos, self.prev, m), i)
@@ -465,7 +469,7 @@ impl MovePicker {
                         self.stage = Stage::BadNoisy;
                         continue;
                     };
-                    self.scores[i] = PICKED;
+                    self.keys[i] = PICKED;
                     return Some(self.moves[i]);
                 }
                 Stage::BadNoisy => {
