@@ -478,6 +478,19 @@ def test_net_size_decodes_the_shipped_net_and_reencodes_it_byte_for_byte() -> No
         net_size.first_layer(net[:100])
 
 
+def test_net_size_adaptive_estimate_follows_how_predictable_the_weights_are() -> None:
+    import random
+
+    import net_size
+
+    rng = random.Random(7)
+    flat = [[0] * 768 for _ in range(2)]
+    smooth = [[(f % 64) // 8 for f in range(768)] for _ in range(2)]  # rank by rank: predictable
+    noise = [[rng.randrange(-128, 128) for _ in range(768)] for _ in range(2)]
+    bits = [net_size.adaptive_bits(rows) / (2 * 768) for rows in (flat, smooth, noise)]
+    assert bits[0] < 0.2 and bits[0] < bits[1] < 1.5 and bits[2] > 8, bits
+
+
 # --- tools/inline_report.py -----------------------------------------------------------
 
 
@@ -636,3 +649,26 @@ def test_spsa_checks_its_limits_before_starting_an_engine(capsys):
         with pytest.raises(SystemExit):
             spsa.main(["--engine", "/nonexistent/minnow", "--params", "RFP_MARGIN", *bad])
         assert "error" in capsys.readouterr().err
+
+
+def test_label_join_keeps_the_positions_every_labeller_kept(tmp_path):
+    import label_join
+
+    def record(n: int, score: int) -> bytes:
+        # Distinct positions: occupancy n, score at bytes 24..26, ply n.
+        return n.to_bytes(8, "little") + bytes(16) + score.to_bytes(2, "little", signed=True) + bytes([1, 0]) + n.to_bytes(2, "little") + bytes(2)
+
+    for sub, kept in (("raw", [1, 2, 3, 4]), ("a", [1, 3, 4]), ("b", [1, 2, 4])):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "0-0.bin").write_bytes(b"".join(record(n, {"raw": 0, "a": 10, "b": -20}[sub] + n) for n in kept))
+    (tmp_path / "a" / "0-1.bin").write_bytes(record(9, 1))  # in one labelling only: skipped
+    counts = label_join.join(str(tmp_path), [("raw", "m"), ("a", "ea"), ("b", "eb")])
+    assert counts == {"m": 2, "ea": 2, "eb": 2}
+    for name, scores in (("m", [1, 4]), ("ea", [11, 14]), ("eb", [-19, -16])):
+        data = (tmp_path / f"{name}.bin").read_bytes()
+        got = [int.from_bytes(data[i + 24:i + 26], "little", signed=True) for i in range(0, len(data), 32)]
+        assert got == scores, name
+    # A labelling that is not a subsequence of the raw chunk is an error, not a silent mismatch.
+    (tmp_path / "b" / "0-0.bin").write_bytes(record(4, 0) + record(1, 0))
+    with pytest.raises(ValueError, match="not a position of the raw chunk"):
+        label_join.join(str(tmp_path), [("raw", "m"), ("b", "eb")])
