@@ -96,12 +96,11 @@ def adaptive_bits(rows: list[list[int]]) -> float:
         residual = [0] * INPUTS
         for f, w in enumerate(row):
             sq = f % 64
-            left = row[f - 1] if sq % 8 else None
-            below = row[f - 8] if sq >= 8 else None
-            known = [v for v in (left, below) if v is not None]
-            guess = sum(known) // len(known) if known else 0
+            # The squares to the left and below, in the same piece's plane, where they exist.
+            neighbours = [g for g, on_board in ((f - 1, sq % 8), (f - 8, sq >= 8)) if on_board]
+            guess = sum(row[g] for g in neighbours) // len(neighbours) if neighbours else 0
             r = residual[f] = w - guess
-            near = (abs(residual[f - 1]) if sq % 8 else 0) + (abs(residual[f - 8]) if sq >= 8 else 0)
+            near = sum(abs(residual[g]) for g in neighbours)
             level = 0 if near == 0 else 1 if near <= 2 else 2 if near <= 5 else 3 if near <= 10 else 4
             probs = models[level * 6 + (f // 64) % 6]
             total += _bit_cost(probs, 0, r != 0)
