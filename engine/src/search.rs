@@ -285,6 +285,7 @@ impl Searcher {
             };
             let iteration_score = loop {
                 let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
                 }
@@ -569,8 +570,10 @@ impl Searcher {
 
         // Step 7. Static evaluation, corrected by the correction history (step 7a) and
         // sharpened by the TT score when its bound allows. The TT keeps the raw evaluation.
-        let raw_eval =
-            if in_check { -INFINITY } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
+        // In check there is no static evaluation (-INFINITY); the TT keeps 0 for it, as a key
+        // collision can hand the entry to a quiet position, whose stand pat must stay inside
+        // every window (-INFINITY there made a search fail high at INFINITY for ever).
+        let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
@@ -951,8 +954,8 @@ impl Searcher {
 
         // Stand pat: the side to move may decline every capture. (Quiet checks at the
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
-        let raw_eval =
-            if in_check { -INFINITY } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
+        // In check: the TT keeps 0 as the evaluation, as in `negamax`.
+        let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
@@ -1089,5 +1092,34 @@ mod tests {
             }
             crate::params::tune::TIME_PONDER_CREDIT_PERCENT.set(TIME_PONDER_CREDIT_PERCENT as i32);
         }
+    }
+
+    /// A key collision can hand a quiet position the TT entry of a position in check; the
+    /// search must stay inside its windows all the same. The entry a search stores for the
+    /// position after 1. e4 f6 2. Qh5+ is moved here under the key of the one after the
+    /// first move c3, a collision at its worst. Before the fix that entry's evaluation was
+    /// `-INFINITY`, and the first iteration from the start then failed high at `INFINITY`
+    /// again and again (an overflow in a debug build: the CI's ponder test met such a
+    /// collision by chance).
+    #[test]
+    fn an_in_check_entry_met_by_a_collision_stays_in_the_window() {
+        let storage = Box::leak(vec![Bucket::EMPTY; BUCKETS_PER_MIB].into_boxed_slice());
+        let continuation = Box::leak(Box::new(ContinuationHistory::EMPTY));
+        let mut searcher = Searcher::new(Table::new(storage, 1), continuation);
+        let play = |pos: &Position, moves: &[&str]| {
+            moves.iter().fold(*pos, |p, m| p.after(crate::movegen::parse_uci_move(&p, m).unwrap()))
+        };
+        let start = Position::startpos();
+        let check = play(&start, &["e2e4", "f7f6", "d1h5"]);
+        assert!(check.in_check());
+        let mut host = PonderHost { now: 0, polls: 0, hit_at: 0 };
+        searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
+        let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
+        searcher.tt.clear();
+        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, 1);
+        let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
+        let result = searcher.search(&start, &[], limits, 0, &mut host);
+        assert_eq!(result.depth, 3, "the search did not get past its first iterations");
+        assert!(result.score.abs() < 500, "score {}", result.score);
     }
 }

@@ -79,7 +79,7 @@ pub struct Hit {
     pub mv: Move,
     /// Score, adjusted for the probing ply.
     pub score: i32,
-    /// Static evaluation of the position.
+    /// Static evaluation of the position (0 for one in check, which has none).
     pub eval: i32,
     /// Depth of the search that produced it.
     pub depth: i32,
