@@ -18,7 +18,8 @@
 //! | 6 | `QA` (u8): first-layer weights and biases are `round(w · QA)` |
 //! | 7 | `QB` (u8): output weights are `round(w · QB)` |
 //! | 8 | `B` (u8): output buckets |
-//! | 9..12 | reserved, 0 |
+//! | 9 | flags: bit 0 king mirroring ([`Sample::king_mirrored`]), the other bits 0 |
+//! | 10..12 | reserved, 0 |
 //! | then | `768 · H` i8: first-layer weights, neuron-major (neuron `i`'s 768 weights together, by feature), each stored as its difference from the previous feature's weight (wrapping i8; the first from 0): 13% smaller compressed than the weights feature-major |
 //! | then | `H` i16: first-layer biases |
 //! | then | `B · 2 · H` i8: output weights, bucket by bucket (side to move's half first) |
@@ -39,6 +40,8 @@ pub const EVAL_SCALE: f32 = 400.0;
 pub const QA: i32 = 64;
 /// Output-layer quantization: weights times this, as i8.
 pub const QB: i32 = 64;
+/// The piece index of each view's own king in [`feature_pair`]'s numbering.
+const OWN_KING: usize = 5;
 
 /// The output bucket of a position with `pieces` pieces (kings included) among `buckets`.
 #[inline]
@@ -73,6 +76,8 @@ pub struct Network {
     /// First-layer quantization of the export ([`QA`] unless set): a coarser grid
     /// compresses smaller (about a bit per weight for half of 64).
     pub qa: i32,
+    /// King mirroring: the net reads its samples [`Sample::king_mirrored`] (header flag).
+    pub mirror: bool,
 }
 
 /// A training position: white-view features (black's follow by [`feature_pair`]), side to
@@ -137,6 +142,22 @@ impl Sample {
         m
     }
 
+    /// The sample as a king-mirrored net reads it: each view whose own king stands on
+    /// files e–h mirrored left to right, so that its king is on a–d. Half of the own
+    /// king's squares never occur, and the weights of every other piece are learned
+    /// relative to the king's wing (a pawn shield on f2–h2 and one on a2–c2 share them).
+    pub fn king_mirrored(&self) -> Sample {
+        let mut m = *self;
+        let n = self.count as usize;
+        for view in [&mut m.white[..n], &mut m.black[..n]] {
+            // Each view's own king is feature 5 · 64 + square (own pieces first).
+            if view.iter().any(|&f| f / 64 == OWN_KING as u16 && f % 8 >= 4) {
+                view.iter_mut().for_each(|f| *f ^= 7);
+            }
+        }
+        m
+    }
+
     /// (side to move's features, other side's features).
     pub fn perspectives(&self) -> (&[u16], &[u16]) {
         let n = self.count as usize;
@@ -169,7 +190,16 @@ impl Network {
         let w2_scale = 1.0 / (2.0 * hidden as f32).sqrt();
         let w1 = (0..INPUTS * hidden).map(|_| uniform(w1_scale)).collect();
         let w2 = (0..buckets * 2 * hidden).map(|_| uniform(w2_scale)).collect();
-        Network { hidden, w1, b1: vec![0.0; hidden], buckets, w2, b2: vec![0.0; buckets], qa: QA }
+        Network {
+            hidden,
+            w1,
+            b1: vec![0.0; hidden],
+            buckets,
+            w2,
+            b2: vec![0.0; buckets],
+            qa: QA,
+            mirror: false,
+        }
     }
 
     /// The two accumulators (side to move's, other side's) before activation.
@@ -262,6 +292,7 @@ impl Network {
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.buckets],
             qa: self.qa,
+            mirror: self.mirror,
         }
     }
 
@@ -285,13 +316,13 @@ impl Network {
     }
 
     /// Zeroes the weights of features no position can have (pawns on the first or last
-    /// rank): they never train, and zeros compress.
+    /// rank; with king mirroring, the own king on files e–h): they never train, and zeros
+    /// compress.
     pub fn zero_impossible(&mut self) {
-        for piece in [0usize, 6] {
-            for sq in (0..8).chain(56..64) {
-                let f = piece * 64 + sq;
-                self.w1[f * self.hidden..(f + 1) * self.hidden].fill(0.0);
-            }
+        let pawns = [0usize, 6].into_iter().flat_map(|p| (0..8).chain(56..64).map(move |sq| p * 64 + sq));
+        let kings = (0..64).filter(|sq| self.mirror && sq % 8 >= 4).map(|sq| OWN_KING * 64 + sq);
+        for f in pawns.chain(kings).collect::<Vec<_>>() {
+            self.w1[f * self.hidden..(f + 1) * self.hidden].fill(0.0);
         }
     }
 
@@ -310,14 +341,15 @@ impl Network {
             w2: self.w2.iter().map(|&w| grid(w, QB, 127.0)).collect(),
             b2: self.b2.iter().map(|&w| grid(w, self.qa * self.qa * QB, f32::MAX)).collect(),
             qa: self.qa,
+            mirror: self.mirror,
         }
     }
 
-    /// The float checkpoint: `hidden` and `buckets` (u32 each) then every parameter as
-    /// f32, little-endian.
+    /// The float checkpoint: `hidden` and `buckets` (u32 each, bit 16 of the second the
+    /// king mirroring) then every parameter as f32, little-endian.
     pub fn to_checkpoint(&self) -> Vec<u8> {
         let mut out = (self.hidden as u32).to_le_bytes().to_vec();
-        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u32 | u32::from(self.mirror) << 16).to_le_bytes());
         self.params().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
         out
     }
@@ -329,11 +361,14 @@ impl Network {
                 bytes.get(4 * i..4 * i + 4).ok_or("checkpoint too short")?.try_into().unwrap(),
             ) as usize)
         };
-        let (hidden, buckets) = (word(0)?, word(1)?);
-        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) {
-            return Err(format!("checkpoint: implausible shape {hidden} hidden, {buckets} buckets"));
+        let (hidden, buckets, mirror) = (word(0)?, word(1)? & 0xFFFF, word(1)? >> 16);
+        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || mirror > 1 {
+            return Err(format!(
+                "checkpoint: implausible shape {hidden} hidden, {buckets} buckets, flags {mirror}"
+            ));
         }
         let mut net = Network::random(hidden, buckets, 0);
+        net.mirror = mirror == 1;
         let want = 8 + 4 * net.params().count();
         if bytes.len() != want {
             return Err(format!("checkpoint: {} bytes, {want} expected for its shape", bytes.len()));
@@ -358,12 +393,16 @@ impl Network {
         if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || qa == 0 || qb != QB {
             return Err(format!("implausible header: {hidden} hidden, {buckets} buckets, QA {qa}, QB {qb}"));
         }
+        if bytes[9] > 1 || bytes[10] != 0 || bytes[11] != 0 {
+            return Err(format!("unknown header flags {:?}", &bytes[9..12]));
+        }
         let want = 12 + INPUTS * hidden + 2 * hidden + buckets * 2 * hidden + 4 * buckets;
         if bytes.len() != want {
             return Err(format!("{} bytes, {want} expected for its header", bytes.len()));
         }
         let mut net = Network::random(hidden, buckets, 0);
         net.qa = qa;
+        net.mirror = bytes[9] == 1;
         let (qa, qb) = (qa as f32, qb as f32);
         let mut at = 12;
         for i in 0..hidden {
@@ -396,7 +435,7 @@ impl Network {
         let mut out = b"MNN3".to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         let qa = self.qa;
-        out.extend_from_slice(&[qa as u8, QB as u8, self.buckets as u8, 0, 0, 0]);
+        out.extend_from_slice(&[qa as u8, QB as u8, self.buckets as u8, u8::from(self.mirror), 0, 0]);
         for i in 0..self.hidden {
             let mut previous = 0i8;
             for f in 0..INPUTS {
@@ -441,6 +480,49 @@ mod tests {
         bad[4] = 0;
         bad[5] = 0;
         assert!(Network::from_quantized(&bad).is_err());
+        // The king-mirroring flag survives the file and the checkpoint; unknown flags do not read.
+        net.mirror = true;
+        let file = net.quantize();
+        assert_eq!(file[9], 1);
+        assert!(Network::from_quantized(&file).unwrap().mirror);
+        assert!(Network::from_checkpoint(&net.to_checkpoint()).unwrap().mirror);
+        assert!(!Network::from_checkpoint(&Network::random(8, 2, 1).to_checkpoint()).unwrap().mirror);
+        let mut bad = file.clone();
+        bad[9] = 3;
+        assert!(Network::from_quantized(&bad).is_err());
+    }
+
+    fn sample(fen: &str) -> Sample {
+        use minnow::fen::Fen;
+        let pos = minnow::Position::from_fen(fen).unwrap();
+        Sample::new(&crate::format::Record::new(&pos, 35, 1, 20), 0.0, 180.0)
+    }
+
+    fn sorted(features: &[u16]) -> Vec<u16> {
+        let mut f = features.to_vec();
+        f.sort_unstable();
+        f
+    }
+
+    /// King mirroring: a position and its mirror image read the same; a view whose own king
+    /// is on files a–d is untouched, one on e–h is mirrored, each view on its own.
+    #[test]
+    fn king_mirroring_reads_a_position_and_its_mirror_image_alike() {
+        // White's king on g1 (mirrored in white's view), black's on b8 (not in black's).
+        let fen = "1k1r4/ppp2ppp/8/3q4/8/2N5/PPP2PPP/3R2K1 w - - 0 1";
+        let mirror_image = "4r1k1/ppp2ppp/8/4q3/8/5N2/PPP2PPP/1K2R3 w - - 0 1";
+        let (s, m) = (sample(fen).king_mirrored(), sample(mirror_image).king_mirrored());
+        let n = s.count as usize;
+        assert_eq!(sorted(&s.white[..n]), sorted(&m.white[..n]));
+        assert_eq!(sorted(&s.black[..n]), sorted(&m.black[..n]));
+        let plain = sample(fen);
+        assert_eq!(s.black, plain.black, "black's king on b8: its view unchanged");
+        assert_ne!(s.white, plain.white, "white's king on g1: its view mirrored");
+        assert!(s.white[..n].contains(&(OWN_KING as u16 * 64 + 1)), "white's king read on b1");
+        // Neither king on e–h: nothing changes.
+        let queenside = sample("2kr4/8/8/8/8/8/8/1K1R4 b - - 0 1");
+        assert_eq!(queenside.king_mirrored().white, queenside.white);
+        assert_eq!(queenside.king_mirrored().black, queenside.black);
     }
 
     /// The file's first layer, decoded the engine's way (running sums per neuron), gives

@@ -53,6 +53,10 @@ const QB: i32 = net_file!()[7] as i32;
 /// Output buckets, chosen by the number of pieces on the board ([`output_bucket`]): the
 /// net file's.
 pub const BUCKETS: usize = net_file!()[8] as usize;
+/// King mirroring (header byte 9, bit 0): each perspective whose own king stands on files
+/// e–h sees the board mirrored left to right, so its king is always on a–d and the
+/// weights learn pieces relative to the king's wing; the net file's.
+const MIRRORED: bool = net_file!()[9] & 1 != 0;
 /// Centipawns per unit of network output.
 const SCALE: i32 = 400;
 /// The evaluation stays well inside the mate scores.
@@ -78,6 +82,7 @@ const _: () = {
         "the net: hidden size not a multiple of 8 up to 256"
     );
     assert!(BUCKETS > 0 && BUCKETS <= 32, "the net: 1 to 32 output buckets");
+    assert!(net[9] <= 1 && net[10] == 0 && net[11] == 0, "the net: unknown header flags");
     assert!(QA >= 8 && QA <= 127 && QB >= 8 && QB <= 127, "the net: QA and QB must be 8 to 127");
 };
 
@@ -156,11 +161,20 @@ fn row(feature: usize) -> &'static [i16; HIDDEN] {
     unsafe { &(*(&raw const ROWS))[feature] }
 }
 
-/// Feature indices of `piece` on `sq` from white's and black's view.
+/// Feature indices of `piece` on `sq` from white's and black's view, each view's squares
+/// XORed with its entry of `flips` ([`flips`]).
 #[inline(always)]
-fn features(piece: Piece, sq: Square) -> [usize; 2] {
+fn features(piece: Piece, sq: Square, flips: [usize; 2]) -> [usize; 2] {
     let p = piece.index();
-    [p * 64 + sq.index(), ((p + 6) % 12) * 64 + (sq.index() ^ 56)]
+    [p * 64 + (sq.index() ^ flips[0]), ((p + 6) % 12) * 64 + (sq.index() ^ 56 ^ flips[1])]
+}
+
+/// What each view XORs into its squares: 7 (files reversed) where the net mirrors and that
+/// view's own king is on files e–h, else 0.
+#[inline(always)]
+fn flips(pos: &Position) -> [usize; 2] {
+    let flip = |color| if MIRRORED && pos.king_square(color).file() >= 4 { 7 } else { 0 };
+    [flip(Color::White), flip(Color::Black)]
 }
 
 /// The two accumulators of a position: `[white's view, black's view]`.
@@ -178,9 +192,10 @@ impl Accumulator {
             *b = i16::from_le_bytes([NET[B1 + 2 * i], NET[B1 + 2 * i + 1]]);
         }
         let mut acc = Accumulator([bias; 2]);
+        let flips = flips(pos);
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_on(sq) {
-                acc = acc.updated([features(piece, sq), NO_ROWS], [NO_ROWS; 2]);
+                acc = acc.updated([features(piece, sq, flips), NO_ROWS], [NO_ROWS; 2]);
             }
         }
         acc
@@ -189,36 +204,42 @@ impl Accumulator {
     /// The accumulators after the legal move `m` in `pos` (whose accumulators these are).
     /// A move adds at most two feature rows and removes at most two; the unused ones are
     /// [`ZERO_ROW`], so every move is one pass of the same branch-free loop
-    /// ([`Accumulator::updated`]). Never inlined: the search calls it from two places.
+    /// ([`Accumulator::updated`]). A king crossing between files d and e turns its side's
+    /// view over (king mirroring): then both are built afresh, which is rare. Never inlined:
+    /// the search calls it from two places.
     #[inline(never)]
     pub fn after(&self, pos: &Position, m: Move) -> Accumulator {
         let (from, to) = (m.from(), m.to());
         let Some(piece) = pos.piece_on(from) else { return *self };
+        if MIRRORED && piece.kind() == PieceType::King && (from.file() ^ to.file()) & 4 != 0 {
+            return Accumulator::new(&pos.after(m));
+        }
+        let flips = flips(pos);
         let us = piece.color();
         let (mut add2, mut sub2) = (NO_ROWS, NO_ROWS);
         match m.flag() {
             MoveFlag::EnPassant => {
-                sub2 = features(Piece::new(!us, PieceType::Pawn), Square::new(to.index() as u8 ^ 8))
+                sub2 = features(Piece::new(!us, PieceType::Pawn), Square::new(to.index() as u8 ^ 8), flips)
             }
             _ if m.is_capture() => {
                 if let Some(victim) = pos.piece_on(to) {
-                    sub2 = features(victim, to);
+                    sub2 = features(victim, to, flips);
                 }
             }
             MoveFlag::KingCastle => {
                 let rook = Piece::new(us, PieceType::Rook);
-                sub2 = features(rook, to.offset(1));
-                add2 = features(rook, to.offset(-1));
+                sub2 = features(rook, to.offset(1), flips);
+                add2 = features(rook, to.offset(-1), flips);
             }
             MoveFlag::QueenCastle => {
                 let rook = Piece::new(us, PieceType::Rook);
-                sub2 = features(rook, to.offset(-2));
-                add2 = features(rook, to.offset(1));
+                sub2 = features(rook, to.offset(-2), flips);
+                add2 = features(rook, to.offset(1), flips);
             }
             _ => {}
         }
-        let sub1 = features(piece, from);
-        let add1 = features(m.promotion().map_or(piece, |kind| Piece::new(us, kind)), to);
+        let sub1 = features(piece, from, flips);
+        let add1 = features(m.promotion().map_or(piece, |kind| Piece::new(us, kind)), to, flips);
         self.updated([add1, add2], [sub1, sub2])
     }
 

@@ -4,7 +4,7 @@
 //! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30]
 //!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02]
 //!       [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]
-//!       [--score-mult F] [--dedup]
+//!       [--score-mult F] [--dedup] [--king-mirror]
 //! ```
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
@@ -29,6 +29,9 @@
 //! Reads datagen records; the last `--valid` share of each file (whole games at its end) is
 //! held out. `--mirror` adds every training position mirrored left to right (the
 //! evaluation is symmetric under it; the features do not see castling rights).
+//! `--king-mirror` makes the net king-mirrored (`Sample::king_mirrored`, a flag in the
+//! net's header that the engine follows): each side's view is mirrored left to right
+//! when its king is on files e–h. An `--init` net without it starts the mirrored one.
 //!
 //! Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`, where `score` is the search
 //! score, or with `--hce W` the blend `(1 − W) · search score + W · hand-crafted static
@@ -81,6 +84,7 @@ struct Config {
     valid: f64,
     max_positions: Option<usize>,
     mirror: bool,
+    king_mirror: bool,
     hce: f32,
     /// Decoupled weight decay of the first-layer weights (0: none).
     decay: f32,
@@ -150,24 +154,26 @@ fn load(cfg: &mut Config) -> Result<Data, String> {
         .collect();
     let fitted = fitted_scale(&held_out);
     let scale = *cfg.scale.get_or_insert(fitted);
+    let king_mirror = cfg.king_mirror;
+    let sample = |s: Sample| if king_mirror { s.king_mirrored() } else { s };
     let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
     let mut hce_loss = 0.0;
     for (records, split) in &files {
         for (i, r) in records.iter().enumerate() {
             let hce = || minnow::eval::evaluate(&r.position()) as f32;
             if i < *split {
-                let s = if cfg.hce > 0.0 {
+                let s = sample(if cfg.hce > 0.0 {
                     let score = (1.0 - cfg.hce) * f32::from(r.score) + cfg.hce * hce();
                     Sample::with_score(r, score, cfg.wdl, scale)
                 } else {
                     Sample::new(r, cfg.wdl, scale)
-                };
+                });
                 train.push(s);
                 if cfg.mirror {
                     train.push(s.mirrored());
                 }
             } else {
-                let s = Sample::new(r, cfg.wdl, scale);
+                let s = sample(Sample::new(r, cfg.wdl, scale));
                 let e = sigmoid(hce() / scale) - s.target;
                 hce_loss += f64::from(e * e);
                 valid.push(s);
@@ -270,6 +276,15 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
 fn train(mut cfg: Config) -> Result<(), String> {
     let started = Instant::now();
     let mut net = initial_net(&mut cfg)?;
+    // `--king-mirror` turns it on (from random weights or an unmirrored net, which was
+    // trained on mirrored positions too and so starts near the same function); a mirrored
+    // `--init` keeps it. Mirroring the positions adds nothing then: they read the same.
+    net.mirror |= cfg.king_mirror;
+    cfg.king_mirror = net.mirror;
+    if cfg.king_mirror && cfg.mirror {
+        println!("train: king mirroring reads a position and its mirror image alike: --mirror off");
+        cfg.mirror = false;
+    }
     let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg)?;
     let scale = cfg.scale.unwrap_or(fitted);
     if train.is_empty() || valid.is_empty() {
@@ -422,7 +437,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30] [--batch 16384] \
-     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S] [--score-mult F] [--dedup]"
+     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S] [--score-mult F] [--dedup] [--king-mirror]"
 }
 
 fn parse(args: &[String]) -> Result<Config, String> {
@@ -440,6 +455,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         valid: 0.02,
         max_positions: None,
         mirror: false,
+        king_mirror: false,
         hce: 0.0,
         decay: 0.0,
         score_mult: 1.0,
@@ -450,9 +466,10 @@ fn parse(args: &[String]) -> Result<Config, String> {
     };
     let mut i = 0;
     while i < args.len() {
-        if args[i] == "--mirror" || args[i] == "--dedup" {
+        if ["--mirror", "--dedup", "--king-mirror"].contains(&args[i].as_str()) {
             cfg.mirror |= args[i] == "--mirror";
             cfg.dedup |= args[i] == "--dedup";
+            cfg.king_mirror |= args[i] == "--king-mirror";
             i += 1;
             continue;
         }
