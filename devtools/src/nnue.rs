@@ -202,6 +202,25 @@ impl Network {
         }
     }
 
+    /// This net with `hidden` neurons (more than it has): the new neurons get random
+    /// first-layer weights and zero output weights, so the wider net computes exactly
+    /// this one's function and training grows the new neurons from there.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Network {
+        let (old, buckets) = (self.hidden, self.buckets);
+        let mut net = Network::random(hidden, buckets, seed);
+        for f in 0..INPUTS {
+            net.w1[f * hidden..f * hidden + old].copy_from_slice(&self.w1[f * old..(f + 1) * old]);
+        }
+        net.b1[..old].copy_from_slice(&self.b1);
+        net.w2.fill(0.0);
+        for k in 0..2 * buckets {
+            net.w2[k * hidden..k * hidden + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+        }
+        net.b2.copy_from_slice(&self.b2);
+        (net.qa, net.mirror) = (self.qa, self.mirror);
+        net
+    }
+
     /// The two accumulators (side to move's, other side's) before activation.
     pub fn accumulators(&self, s: &Sample) -> (Vec<f32>, Vec<f32>) {
         let (us, them) = s.perspectives();
@@ -490,6 +509,19 @@ mod tests {
         let mut bad = file.clone();
         bad[9] = 3;
         assert!(Network::from_quantized(&bad).is_err());
+    }
+
+    /// A widened net computes the same output as the net it came from.
+    #[test]
+    fn a_widened_net_computes_the_same_function() {
+        let net = Network::random(16, 4, 9);
+        let wide = net.widened(24, 2);
+        assert_eq!((wide.hidden, wide.buckets), (24, 4));
+        for fen in ["1k1r4/ppp2ppp/8/3q4/8/2N5/PPP2PPP/3R2K1 w - - 0 1", "2kr4/8/8/8/8/8/8/1K1R4 b - - 0 1"] {
+            let s = sample(fen);
+            assert!((net.forward(&s) - wide.forward(&s)).abs() < 1e-5, "{fen}");
+        }
+        assert!(wide.w1.iter().skip(16).take(8).any(|&w| w != 0.0), "the new neurons have input weights");
     }
 
     fn sample(fen: &str) -> Sample {

@@ -9,9 +9,10 @@
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
 //! (a shipped net, read back exactly as the engine computes it) or a float `.ckpt`; its
-//! shape replaces `--hidden`, `--buckets` and `--qa`. With a lower `--lr` and a few epochs
-//! this trains a shipped net further on new data (the data of earlier generations need
-//! not be kept). The epoch-0 validation loss is then the starting net's, and an epoch's net
+//! shape replaces `--buckets` and `--qa`, and `--hidden` unless wider: then the net is
+//! widened (new neurons with zero output weights: the same function to start from).
+//! With a lower `--lr` and a few epochs this trains a shipped net further on new data
+//! (the data of earlier generations need not be kept). The epoch-0 validation loss is then the starting net's, and an epoch's net
 //! is written only if it beats that. Found for gen7 (gen6 trained further on 2.4 M
 //! positions of its own self-play, the net 48 wide, trained on 14.6 M): the learning rate
 //! must be far below the one that trained the net from scratch (0.003): 0.0005 and 0.001
@@ -269,6 +270,8 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
         })
     }
     .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    // A `--hidden` wider than the net's widens it (same function, new neurons to grow).
+    let net = if cfg.hidden > net.hidden { net.widened(cfg.hidden, cfg.seed) } else { net };
     (cfg.hidden, cfg.buckets, cfg.qa) = (net.hidden, net.buckets, net.qa);
     Ok(net)
 }
