@@ -74,6 +74,8 @@ struct Config {
     data: Vec<PathBuf>,
     out: PathBuf,
     hidden: usize,
+    /// Whether `--hidden` was given (with `--init`, a wider one widens the net).
+    hidden_given: bool,
     buckets: usize,
     qa: i32,
     epochs: usize,
@@ -271,7 +273,8 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
     }
     .map_err(|e| format!("--init {}: {e}", path.display()))?;
     // A `--hidden` wider than the net's widens it (same function, new neurons to grow).
-    let net = if cfg.hidden > net.hidden { net.widened(cfg.hidden, cfg.seed) } else { net };
+    let net =
+        if cfg.hidden_given && cfg.hidden > net.hidden { net.widened(cfg.hidden, cfg.seed) } else { net };
     (cfg.hidden, cfg.buckets, cfg.qa) = (net.hidden, net.buckets, net.qa);
     Ok(net)
 }
@@ -448,6 +451,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         data: Vec::new(),
         out: PathBuf::new(),
         hidden: 32,
+        hidden_given: false,
         buckets: 8,
         qa: QA,
         epochs: 30,
@@ -481,7 +485,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         match args[i].as_str() {
             "--data" => cfg.data.push(PathBuf::from(value)),
             "--out" => cfg.out = PathBuf::from(value),
-            "--hidden" => cfg.hidden = value.parse().map_err(|_| bad())?,
+            "--hidden" => (cfg.hidden, cfg.hidden_given) = (value.parse().map_err(|_| bad())?, true),
             "--buckets" => cfg.buckets = value.parse().map_err(|_| bad())?,
             "--qa" => cfg.qa = value.parse().map_err(|_| bad())?,
             "--epochs" => cfg.epochs = value.parse().map_err(|_| bad())?,
@@ -557,10 +561,15 @@ mod tests {
         std::fs::write(&ckpt, net.quantized().to_checkpoint()).unwrap();
         std::fs::write(&junk, b"MNN3 and then nothing useful").unwrap();
 
-        let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--hidden", "64"])).unwrap();
+        let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--hidden", "16"])).unwrap();
         let from_file = initial_net(&mut cfg).unwrap();
         assert_eq!((cfg.hidden, cfg.buckets, cfg.qa), (24, 2, 32));
         assert_eq!(from_file.quantize(), net.quantize());
+        // A wider --hidden widens the net it starts from, keeping the rest of its shape.
+        let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--hidden", "64"])).unwrap();
+        let wide = initial_net(&mut cfg).unwrap();
+        assert_eq!((wide.hidden, cfg.hidden, cfg.buckets, cfg.qa), (64, 64, 2, 32));
+        assert_eq!(wide.w1[..24], from_file.w1[..24]);
         let mut cfg = parse(&args(&["--init", ckpt.to_str().unwrap(), "--qa", "32"])).unwrap();
         assert_eq!(initial_net(&mut cfg).unwrap().quantize(), net.quantize());
         for bad in [junk, dir.join("missing")] {
