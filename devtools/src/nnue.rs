@@ -338,10 +338,11 @@ impl Network {
     /// rank; with king mirroring, the own king on files e–h): they never train, and zeros
     /// compress.
     pub fn zero_impossible(&mut self) {
+        let (hidden, mirror) = (self.hidden, self.mirror);
         let pawns = [0usize, 6].into_iter().flat_map(|p| (0..8).chain(56..64).map(move |sq| p * 64 + sq));
-        let kings = (0..64).filter(|sq| self.mirror && sq % 8 >= 4).map(|sq| OWN_KING * 64 + sq);
-        for f in pawns.chain(kings).collect::<Vec<_>>() {
-            self.w1[f * self.hidden..(f + 1) * self.hidden].fill(0.0);
+        let kings = (0..64).filter(|sq| mirror && sq % 8 >= 4).map(|sq| OWN_KING * 64 + sq);
+        for f in pawns.chain(kings) {
+            self.w1[f * hidden..(f + 1) * hidden].fill(0.0);
         }
     }
 

@@ -12,9 +12,10 @@
 //! shape replaces `--buckets` and `--qa`, and `--hidden` unless wider: then the net is
 //! widened (new neurons with zero output weights: the same function to start from).
 //! With a lower `--lr` and a few epochs this trains a shipped net further on new data
-//! (the data of earlier generations need not be kept). The epoch-0 validation loss is then the starting net's, and an epoch's net
-//! is written only if it beats that. Found for gen7 (gen6 trained further on 2.4 M
-//! positions of its own self-play, the net 48 wide, trained on 14.6 M): the learning rate
+//! (the data of earlier generations need not be kept). The epoch-0 validation loss is
+//! then the starting net's, and an epoch's net is written only if it beats that. Found
+//! for gen7 (gen6 trained further on 2.4 M positions of its own self-play, the net 48
+//! wide, trained on 14.6 M): the learning rate
 //! must be far below the one that trained the net from scratch (0.003): 0.0005 and 0.001
 //! came out worse on the held-out positions than gen6 itself (0.005261 and 0.005305
 //! against 0.005221), 0.0001 to 0.0002 better (0.005083–0.005106), 0.00003 for 3 epochs
@@ -112,7 +113,8 @@ struct Data {
     fitted: f32,
 }
 
-fn load(cfg: &mut Config) -> Result<Data, String> {
+/// The data as `net` reads it: with `king_mirror` (the net's flag) every sample king-mirrored.
+fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     // Every file's records and where its held-out part starts.
     let mut files = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -157,7 +159,6 @@ fn load(cfg: &mut Config) -> Result<Data, String> {
         .collect();
     let fitted = fitted_scale(&held_out);
     let scale = *cfg.scale.get_or_insert(fitted);
-    let king_mirror = cfg.king_mirror;
     let sample = |s: Sample| if king_mirror { s.king_mirrored() } else { s };
     let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
     let mut hce_loss = 0.0;
@@ -286,12 +287,11 @@ fn train(mut cfg: Config) -> Result<(), String> {
     // trained on mirrored positions too and so starts near the same function); a mirrored
     // `--init` keeps it. Mirroring the positions adds nothing then: they read the same.
     net.mirror |= cfg.king_mirror;
-    cfg.king_mirror = net.mirror;
-    if cfg.king_mirror && cfg.mirror {
+    if net.mirror && cfg.mirror {
         println!("train: king mirroring reads a position and its mirror image alike: --mirror off");
         cfg.mirror = false;
     }
-    let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg)?;
+    let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg, net.mirror)?;
     let scale = cfg.scale.unwrap_or(fitted);
     if train.is_empty() || valid.is_empty() {
         return Err("no data to train or validate on".into());
@@ -630,10 +630,10 @@ mod tests {
                 .collect()
         };
         let mut plain = parse(&with(&[])).unwrap();
-        let data = load(&mut plain).unwrap();
+        let data = load(&mut plain, false).unwrap();
         assert_eq!(data.train.len() + data.valid.len(), 100);
         let mut cfg = parse(&with(&["--dedup", "--score-mult", "0.5"])).unwrap();
-        let data = load(&mut cfg).unwrap();
+        let data = load(&mut cfg, false).unwrap();
         // Only the first a and the first b survive, at half their scores.
         let kept: Vec<i16> = data.train.iter().chain(&data.valid).map(|s| s.score).collect();
         assert_eq!(kept.len(), 2, "{kept:?}");
