@@ -113,7 +113,7 @@ struct Data {
     fitted: f32,
 }
 
-/// The data as `net` reads it: with `king_mirror` (the net's flag) every sample king-mirrored.
+/// The data as the net reads it: with `king_mirror` (the net's flag) every sample king-mirrored.
 fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     // Every file's records and where its held-out part starts.
     let mut files = Vec::new();
