@@ -47,12 +47,12 @@ perft-full:
 
 crosscheck: venv
 	cargo build --release
-	$(PYTHON) tools/crosscheck.py --positions 2000 --depth 3
+	$(PYTHON) tools/suites/crosscheck.py --positions 2000 --depth 3
 
 # Needs Debian's stockfish: apt-get install stockfish
 perft-speed:
 	cargo build --release
-	python3 tools/perft_speed.py --repeats 5
+	python3 tools/reports/perft_speed.py --repeats 5
 
 bench:
 	cargo bench --bench movegen
@@ -60,12 +60,12 @@ bench:
 # Win-At-Chess at 200 ms and 1 s a position, and the mate suite.
 wac: venv
 	cargo build --release
-	$(PYTHON) tools/epd_test.py --movetime 200 tests/data/wac.epd
-	$(PYTHON) tools/epd_test.py --movetime 1000 tests/data/wac.epd
+	$(PYTHON) tools/suites/epd_test.py --movetime 200 tests/data/wac.epd
+	$(PYTHON) tools/suites/epd_test.py --movetime 1000 tests/data/wac.epd
 
 mates: venv
 	cargo build --release
-	$(PYTHON) tools/epd_test.py --movetime 500 --require-all tests/data/mates.epd
+	$(PYTHON) tools/suites/epd_test.py --movetime 500 --require-all tests/data/mates.epd
 
 measure: venv
 	$(PYTHON) tools/measure.py

@@ -24,7 +24,7 @@ Prints a progress line per game, then W/D/L, Elo with its 95% interval, terminat
 our per-move time (median, max, first move), the lowest remaining overage, the engine's peak
 RSS (VmHWM of the engine process), the arena process's RSS growth, and the bank curve (the
 median bank left after our k-th move; also written as an SVG plot and a CSV, `--curve`, see
-bank_curve.py; against another submission both sides' curves, the opponent's also as
+bank.py; against another submission both sides' curves, the opponent's also as
 PREFIX_opponent.csv); saves a PGN of every game and the harness's HTML replay of the first one. The last line is machine-readable:
 `ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..`.
 """
@@ -47,16 +47,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
 
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
 from Chessnut import Game  # noqa: E402  (the harness's own move validator)
 
-import bank_curve  # noqa: E402
+import bank  # noqa: E402
 from engines import open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
-from match import fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
+from elo import fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
 
 BUILTIN = ("random", "king_shuffle", "board_shuffle")
 DELAY = 0.1  # the harness's free time per move
@@ -514,17 +514,17 @@ def main() -> int:
               f" ms, of the 3rd-5th after {1000 * statistics.median(a for _, a in around):.0f} ms; after/before per game:"
               f" median {statistics.median(ratios):.2f} ({len(ratios)} games)")
     print(f"lowest remaining overage: {min_overage:.3f} s; our timeouts {timeouts}, errors {errors}")
-    rows = bank_curve.curve([r["banks"] for r in records], min_games=min(bank_curve.MIN_GAMES, n))
-    bank_curve.write_csv(rows, Path(args.curve + ".csv"))
+    rows = bank.curve([r["banks"] for r in records], min_games=min(bank.MIN_GAMES, n))
+    bank.write_csv(rows, Path(args.curve + ".csv"))
     series = {f"minnow vs {args.name}": rows}
     if isinstance(opponent, Submission):  # a time-management match: both sides' curves
-        theirs = bank_curve.curve([r["their_banks"] for r in records], min_games=min(bank_curve.MIN_GAMES, n))
-        bank_curve.write_csv(theirs, Path(args.curve + "_opponent.csv"))
+        theirs = bank.curve([r["their_banks"] for r in records], min_games=min(bank.MIN_GAMES, n))
+        bank.write_csv(theirs, Path(args.curve + "_opponent.csv"))
         series[args.name] = theirs
-        print(f"opponent's bank curve: {bank_curve.summary(theirs)}; {args.curve}_opponent.csv")
+        print(f"opponent's bank curve: {bank.summary(theirs)}; {args.curve}_opponent.csv")
     whose = "each side's" if len(series) > 1 else "our"
-    Path(args.curve + ".svg").write_text(bank_curve.svg(series, f"bank left after {whose} move, {n} games in the harness"))
-    print(f"bank curve (median bank left after our move; games): {bank_curve.summary(rows)}; "
+    Path(args.curve + ".svg").write_text(bank.svg(series, f"bank left after {whose} move, {n} games in the harness"))
+    print(f"bank curve (median bank left after our move; games): {bank.summary(rows)}; "
           f"{args.curve}.svg, .csv")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
     if not isinstance(opponent, str) and opponent.failures:

@@ -9,7 +9,7 @@ Engine 1 is the engine under test: every result is from its point of view.
         --tc 10+0.1 --games 200 --concurrency 1 --pgn /tmp/match.pgn \\
         --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 
-Engine specs are described in tools/engines.py (cmd=, name=, proto=uci|xboard,
+Engine specs are described in tools/lib/engines.py (cmd=, name=, proto=uci|xboard,
 option.NAME=VALUE, memory=MB, cores=N, dir=PATH).
 
 Openings come from an EPD/FEN file, shuffled with --seed and taken in order;
@@ -67,13 +67,14 @@ import chess
 import chess.engine
 import chess.pgn
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from elo import PENTANOMIAL_VALUES, TRINOMIAL_VALUES, EloEstimate, fmt_elo, fmt_err, gsprt_llr, pentanomial_elo, sprt_bounds, trinomial_elo
 from engines import EngineSpec, SpecError, open_engine, parse_engine_spec, quiet_engine_logs
 from epd import EpdError, read_epd_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OPENINGS = ROOT / "tests" / "data" / "kaggle_openings.epd"
 
-Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 HANG_GRACE = 1.0  # seconds past the flag (or the fixed move time) before an engine counts as hung
 ST_TOLERANCE = 0.05  # seconds a move may overrun --st before it loses on time, at least
 NODES_MOVE_TIMEOUT = 60.0  # seconds allowed per move when only a node limit is set
@@ -103,119 +104,6 @@ PGN_TERMINATION = {
     "engine crash": "abandoned",
     "protocol error": "abandoned",
 }
-
-
-# --------------------------------------------------------------------------
-# Statistics (pure functions).
-
-
-def score_to_elo(score: float) -> float:
-    """Logistic Elo difference for an expected score in [0, 1] (infinite at the ends)."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
-def elo_to_score(elo: float) -> float:
-    """Expected score for a logistic Elo difference."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-@dataclass(frozen=True)
-class EloEstimate:
-    """Elo difference with its 95% confidence interval."""
-
-    model: str  # "pentanomial" or "trinomial"
-    samples: int  # pairs or games
-    score: float
-    elo: float
-    low: float
-    high: float
-
-    @property
-    def error(self) -> float:
-        """Half the width of the confidence interval (infinite if either end is)."""
-        return (self.high - self.low) / 2.0
-
-
-def estimate_elo(values: Sequence[float], counts: Sequence[float], model: str) -> EloEstimate:
-    """Elo and 95% interval from a distribution of per-sample scores in [0, 1].
-
-    The mean score has standard error sqrt(var / n), var the variance of the
-    per-sample scores (divided by n, as cutechess and fishtest do); the
-    normal-approximation interval of the mean is mapped to Elo.
-    """
-    n = sum(counts)
-    if n == 0:
-        return EloEstimate(model, 0, 0.5, 0.0, -math.inf, math.inf)
-    mean = sum(v * c for v, c in zip(values, counts, strict=True)) / n
-    if n < 2:  # no spread can be measured from one sample
-        return EloEstimate(model, int(n), mean, score_to_elo(mean), -math.inf, math.inf)
-    variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / n
-    margin = Z95 * math.sqrt(variance / n)
-    return EloEstimate(model, int(n), mean, score_to_elo(mean), score_to_elo(mean - margin), score_to_elo(mean + margin))
-
-
-TRINOMIAL_VALUES = (0.0, 0.5, 1.0)  # loss, draw, win
-PENTANOMIAL_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pair points 0, 0.5, 1, 1.5, 2 (divided by 2)
-
-
-def trinomial_elo(wins: int, draws: int, losses: int) -> EloEstimate:
-    """Elo from game results, each game a sample."""
-    return estimate_elo(TRINOMIAL_VALUES, (losses, draws, wins), "trinomial")
-
-
-def pentanomial_elo(pairs: Sequence[int]) -> EloEstimate:
-    """Elo from game-pair results; pairs[i] counts pairs where engine 1 scored i/2 points."""
-    return estimate_elo(PENTANOMIAL_VALUES, pairs, "pentanomial")
-
-
-def _mle_distribution(values: Sequence[float], probs: Sequence[float], mean: float) -> list[float]:
-    """The distribution on `values` closest to `probs` (maximum likelihood) whose expectation is `mean`.
-
-    It is q_i = p_i / (1 + lam * (v_i - mean)), lam the root of
-    sum p_i (v_i - mean) / (1 + lam (v_i - mean)) = 0, which is decreasing in
-    lam on the interval where every denominator is positive; found by bisection.
-    Needs every p_i > 0 and min(values) < mean < max(values).
-    """
-    offsets = [v - mean for v in values]
-    low = -1.0 / max(offsets)
-    high = -1.0 / min(offsets)
-
-    def slope(lam: float) -> float:
-        return sum(p * d / (1.0 + lam * d) for p, d in zip(probs, offsets, strict=True))
-
-    for _ in range(200):
-        mid = (low + high) / 2.0
-        if slope(mid) > 0.0:
-            low = mid
-        else:
-            high = mid
-    lam = (low + high) / 2.0
-    return [p / (1.0 + lam * d) for p, d in zip(probs, offsets, strict=True)]
-
-
-def gsprt_llr(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: float) -> float:
-    """Generalized SPRT log-likelihood ratio of H1 (logistic elo1) against H0 (elo0).
-
-    counts[i] is how many samples (games or game pairs) scored values[i].
-    Empty cells get 1e-3 so that the maximum likelihood distributions exist.
-    """
-    total = sum(counts)
-    if total == 0:
-        return 0.0
-    regularized = [max(c, 1e-3) for c in counts]
-    probs = [c / sum(regularized) for c in regularized]
-    q0 = _mle_distribution(values, probs, elo_to_score(elo0))
-    q1 = _mle_distribution(values, probs, elo_to_score(elo1))
-    return total * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1, strict=True))
-
-
-def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
-    """Lower and upper LLR bounds: accept H0 below the first, H1 above the second."""
-    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
 @dataclass(frozen=True)
@@ -672,16 +560,6 @@ class Tally:
         if self.paired:
             return gsprt_llr(self.pentanomial, PENTANOMIAL_VALUES, sprt.elo0, sprt.elo1)
         return gsprt_llr((self.losses, self.draws, self.wins), TRINOMIAL_VALUES, sprt.elo0, sprt.elo1)
-
-
-def fmt_elo(value: float) -> str:
-    if not math.isfinite(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value + 0.0:+.1f}" if round(value, 1) != 0 else "+0.0"
-
-
-def fmt_err(value: float) -> str:
-    return f"{value:.1f}" if math.isfinite(value) else "inf"
 
 
 def sprt_state(llr: float, sprt: SprtConfig) -> str:

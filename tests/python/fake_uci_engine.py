@@ -14,7 +14,8 @@ from pathlib import Path
 
 import chess
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+for folder in ("lib", "suites"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / folder))
 from crosscheck import reference_divide  # noqa: E402
 
 

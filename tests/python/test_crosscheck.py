@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+for folder in ("tools/lib", "tools/suites"):
+    sys.path.insert(0, str(ROOT / folder))
 
 from crosscheck import generate_positions, run  # noqa: E402
 from uci_engine import EngineError  # noqa: E402

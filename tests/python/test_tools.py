@@ -1,5 +1,5 @@
 """Tests of the match runner, the EPD tester and their helpers (tools/match.py, epd_test.py, epd.py, engines.py),
-and of tools/net_size.py.
+and of tools/reports/net_size.py.
 
 The statistics, EPD parsing, engine specs and game schedule are checked as
 pure functions; the match and EPD loops against tests/python/fake_play_engine.py
@@ -18,8 +18,10 @@ import chess
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+for folder in ("tools", "tools/lib", "tools/reports", "tools/suites"):
+    sys.path.insert(0, str(ROOT / folder))
 
+import elo  # noqa: E402
 import match  # noqa: E402
 from engines import SpecError, _edit_mode_commands, parse_engine_spec, resolve_program  # noqa: E402
 from epd import EpdError, parse_epd_line  # noqa: E402
@@ -40,20 +42,20 @@ def fake_spec(mode: str = "ok", at: int = 1, name: str = "") -> match.EngineSpec
 
 
 def test_score_elo_conversions() -> None:
-    assert match.score_to_elo(0.5) == 0
-    assert match.score_to_elo(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
-    assert match.score_to_elo(0.64) == pytest.approx(99.96, abs=0.01)
-    assert match.score_to_elo(1.0) == math.inf and match.score_to_elo(0.0) == -math.inf
-    assert match.elo_to_score(match.score_to_elo(0.3)) == pytest.approx(0.3)
+    assert elo.score_to_elo(0.5) == 0
+    assert elo.score_to_elo(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
+    assert elo.score_to_elo(0.64) == pytest.approx(99.96, abs=0.01)
+    assert elo.score_to_elo(1.0) == math.inf and elo.score_to_elo(0.0) == -math.inf
+    assert elo.elo_to_score(elo.score_to_elo(0.3)) == pytest.approx(0.3)
 
 
 def test_trinomial_elo_known_values() -> None:
     # 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16, standard error 0.04;
     # cutechess prints "147.2 +/- 66.0" for this result.
-    estimate = match.trinomial_elo(60, 20, 20)
+    estimate = elo.trinomial_elo(60, 20, 20)
     assert estimate.model == "trinomial" and estimate.samples == 100
     assert estimate.elo == pytest.approx(147.19, abs=0.01)
-    assert estimate.low == pytest.approx(match.score_to_elo(0.7 - 1.959964 * 0.04), abs=0.01)
+    assert estimate.low == pytest.approx(elo.score_to_elo(0.7 - 1.959964 * 0.04), abs=0.01)
     assert estimate.low == pytest.approx(86.23, abs=0.01)
     assert estimate.high == pytest.approx(218.25, abs=0.01)
     assert estimate.error == pytest.approx(66.01, abs=0.01)
@@ -61,26 +63,26 @@ def test_trinomial_elo_known_values() -> None:
 
 def test_pentanomial_elo_known_values() -> None:
     # 50 pairs, symmetric: score 0.5, per-pair variance 3.75 / 50 = 0.075.
-    estimate = match.pentanomial_elo([5, 10, 20, 10, 5])
+    estimate = elo.pentanomial_elo([5, 10, 20, 10, 5])
     margin = 1.959964 * math.sqrt(0.075 / 50)
     assert estimate.model == "pentanomial" and estimate.samples == 50
     assert estimate.elo == pytest.approx(0.0, abs=1e-9)
-    assert estimate.high == pytest.approx(match.score_to_elo(0.5 + margin), abs=1e-3)
+    assert estimate.high == pytest.approx(elo.score_to_elo(0.5 + margin), abs=1e-3)
     assert estimate.error == pytest.approx(53.16, abs=0.01)
 
 
 def test_elo_edge_cases() -> None:
-    assert match.trinomial_elo(0, 0, 0).error == math.inf
-    assert match.trinomial_elo(1, 0, 0).error == math.inf  # one game: no spread
-    assert match.trinomial_elo(0, 10, 0).error == 0.0  # all draws: no spread either
-    assert match.fmt_elo(-0.0) == "+0.0" and match.fmt_elo(-math.inf) == "-inf"
+    assert elo.trinomial_elo(0, 0, 0).error == math.inf
+    assert elo.trinomial_elo(1, 0, 0).error == math.inf  # one game: no spread
+    assert elo.trinomial_elo(0, 10, 0).error == 0.0  # all draws: no spread either
+    assert elo.fmt_elo(-0.0) == "+0.0" and elo.fmt_elo(-math.inf) == "-inf"
 
 
 # --- SPRT ---------------------------------------------------------------------------
 
 
 def test_sprt_bounds() -> None:
-    low, high = match.sprt_bounds(0.05, 0.05)
+    low, high = elo.sprt_bounds(0.05, 0.05)
     assert low == pytest.approx(math.log(0.05 / 0.95)) and high == pytest.approx(-low)
     assert high == pytest.approx(2.944, abs=1e-3)
 
@@ -89,29 +91,29 @@ def test_gsprt_without_draws_is_the_binomial_sprt() -> None:
     # With only wins and losses the maximum likelihood distribution with mean s is (1 - s, s),
     # so the LLR is W log(s1/s0) + L log((1 - s1)/(1 - s0)); by hand for W = 60, L = 40,
     # s0 = 0.5, s1 = 1/(1 + 10^(-5/400)) = 0.5071951: 60 * 0.0142876 + 40 * (-0.0144947) = 0.27747.
-    s1 = match.elo_to_score(5)
+    s1 = elo.elo_to_score(5)
     assert s1 == pytest.approx(0.5071951, abs=1e-7)
-    llr = match.gsprt_llr([40, 0, 60], match.TRINOMIAL_VALUES, 0, 5)
+    llr = elo.gsprt_llr([40, 0, 60], elo.TRINOMIAL_VALUES, 0, 5)
     assert llr == pytest.approx(60 * math.log(s1 / 0.5) + 40 * math.log((1 - s1) / 0.5), abs=1e-5)
     assert llr == pytest.approx(0.27747, abs=1e-4)
-    assert match.gsprt_llr([50, 0, 50], match.TRINOMIAL_VALUES, 0, 5) == pytest.approx(50 * math.log(4 * s1 * (1 - s1)), abs=1e-5)
+    assert elo.gsprt_llr([50, 0, 50], elo.TRINOMIAL_VALUES, 0, 5) == pytest.approx(50 * math.log(4 * s1 * (1 - s1)), abs=1e-5)
 
 
 def test_gsprt_pentanomial_matches_normal_approximation() -> None:
     counts = [100, 300, 800, 400, 100]
     n = sum(counts)
-    mean = sum(c * v for c, v in zip(counts, match.PENTANOMIAL_VALUES, strict=True)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, match.PENTANOMIAL_VALUES, strict=True)) / n
-    s0, s1 = 0.5, match.elo_to_score(5)
+    mean = sum(c * v for c, v in zip(counts, elo.PENTANOMIAL_VALUES, strict=True)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, elo.PENTANOMIAL_VALUES, strict=True)) / n
+    s0, s1 = 0.5, elo.elo_to_score(5)
     approx = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-    llr = match.gsprt_llr(counts, match.PENTANOMIAL_VALUES, 0, 5)
+    llr = elo.gsprt_llr(counts, elo.PENTANOMIAL_VALUES, 0, 5)
     assert llr == pytest.approx(approx, rel=0.02)
     assert llr == pytest.approx(2.4536, abs=1e-3)
-    assert match.gsprt_llr([0, 0, 0, 0, 0], match.PENTANOMIAL_VALUES, 0, 5) == 0.0
-    assert match.gsprt_llr([25, 50, 150, 200, 75], match.PENTANOMIAL_VALUES, 0, 5) > 2.95  # clear win: H1
-    assert match.gsprt_llr([75, 200, 150, 50, 25], match.PENTANOMIAL_VALUES, 0, 5) < -2.95  # clear loss: H0
+    assert elo.gsprt_llr([0, 0, 0, 0, 0], elo.PENTANOMIAL_VALUES, 0, 5) == 0.0
+    assert elo.gsprt_llr([25, 50, 150, 200, 75], elo.PENTANOMIAL_VALUES, 0, 5) > 2.95  # clear win: H1
+    assert elo.gsprt_llr([75, 200, 150, 50, 25], elo.PENTANOMIAL_VALUES, 0, 5) < -2.95  # clear loss: H0
     # Empty end cells: the mean can be moved by mass there, so a lopsided result gives a modest LLR.
-    assert 1.0 < match.gsprt_llr([0, 0, 10, 80, 10], match.PENTANOMIAL_VALUES, 0, 5) < 2.0
+    assert 1.0 < elo.gsprt_llr([0, 0, 10, 80, 10], elo.PENTANOMIAL_VALUES, 0, 5) < 2.0
 
 
 def test_sprt_config_parse() -> None:
@@ -376,30 +378,30 @@ def test_tiny_stockfish_match(capsys) -> None:
     assert "time forfeit" in out and "engine crash" in out
 
 
-# --- the bank curve (bank_curve.py) ---------------------------------------------------
+# --- the bank curve (bank.py) ---------------------------------------------------
 
 
 def test_bank_curve_medians_and_the_minimum_of_games(tmp_path):
-    import bank_curve
+    import bank
 
     # Six games: five reach move 3, only two reach move 4 (fewer than MIN_GAMES: cut off).
     games = [[10.0, 9.0, 8.0], [10.0, 9.5, 9.0], [9.0, 8.0, 7.0], [10.0, 10.0, 10.0],
              [8.0, 6.0, 4.0, 3.0], [10.0, 9.0, 8.5, 8.0]]
-    rows = bank_curve.curve(games)
+    rows = bank.curve(games)
     assert [r[0] for r in rows] == [1, 2, 3]
     assert [r[1] for r in rows] == [6, 6, 6]
     assert rows[1][2] == pytest.approx(9.0)  # median of 9, 9.5, 8, 10, 6, 9
     assert rows[2][3] <= rows[2][2] <= rows[2][4]
     path = tmp_path / "bank.csv"
-    bank_curve.write_csv(rows, path)
-    assert bank_curve.read_csv(path) == [(m, g, round(a, 3), round(b, 3), round(c, 3)) for m, g, a, b, c in rows]
-    picture = bank_curve.svg({"a": rows, "b": []}, "t")
+    bank.write_csv(rows, path)
+    assert bank.read_csv(path) == [(m, g, round(a, 3), round(b, 3), round(c, 3)) for m, g, a, b, c in rows]
+    picture = bank.svg({"a": rows, "b": []}, "t")
     assert picture.startswith("<svg") and picture.count("<polyline") == 1
-    assert "move 1: 10.00 s (6)" in bank_curve.summary(rows)
+    assert "move 1: 10.00 s (6)" in bank.summary(rows)
 
 
 def test_bank_curve_from_a_kaggle_clock_match_pgn():
-    import bank_curve
+    import bank
 
     # Game 1: "v" is White and moves first; game 2: "v" is White but Black is to move in
     # the FEN, so "v"'s moves are the 2nd and 4th. Only time beyond the free 0.1 s counts.
@@ -425,10 +427,10 @@ def test_bank_curve_from_a_kaggle_clock_match_pgn():
 
 1. e4 { 0.5s } 1-0
 """
-    games = bank_curve.banks_from_pgn(pgn, "v")
+    games = bank.banks_from_pgn(pgn, "v")
     assert games == [pytest.approx([9.5, 9.5]), pytest.approx([9.75, 7.75])]
-    assert bank_curve.banks_from_pgn(pgn, "b") == [pytest.approx([10.0]), pytest.approx([9.1, 9.1])]
-    assert bank_curve.banks_from_pgn(pgn, "nobody") == []
+    assert bank.banks_from_pgn(pgn, "b") == [pytest.approx([10.0]), pytest.approx([9.1, 9.1])]
+    assert bank.banks_from_pgn(pgn, "nobody") == []
 
 
 # --- SPSA (spsa.py) -------------------------------------------------------------------
@@ -459,7 +461,7 @@ def test_spsa_rejects_unknown_parameters():
     assert (p.default, p.low, p.high, p.c_end) == (75, 30, 150, 6.0)
 
 
-# --- tools/net_size.py ---------------------------------------------------------------
+# --- tools/reports/net_size.py ---------------------------------------------------------------
 
 
 def test_net_size_decodes_the_shipped_net_and_reencodes_it_byte_for_byte() -> None:
@@ -491,7 +493,7 @@ def test_net_size_adaptive_estimate_follows_how_predictable_the_weights_are() ->
     assert bits[0] < 0.2 and bits[0] < bits[1] < 1.5 and bits[2] > 8, bits
 
 
-# --- tools/inline_report.py -----------------------------------------------------------
+# --- tools/reports/inline_report.py -----------------------------------------------------------
 
 
 def test_inline_report_attributes_instructions_to_inlined_functions() -> None:
@@ -592,7 +594,7 @@ def test_series_runs_each_seed_and_sums_the_summaries(tmp_path, capsys):
     assert "timeouts=2 errors=0 min_overage=0.1 peak_rss_kib=2003" in line
     assert (tmp_path / "2.txt").read_text().startswith("noise")
     total = series.totals([series.read_summary("RESULT games=4 wins=3 draws=0 losses=1 score=0.75")])
-    assert total["elo"] == pytest.approx(match.score_to_elo(0.75)) and "timeouts" not in total
+    assert total["elo"] == pytest.approx(elo.score_to_elo(0.75)) and "timeouts" not in total
     # A run that fails or prints no summary fails the series.
     assert series.main(["--seeds", "1", "--log", str(tmp_path), "--", sys.executable, "-c", "print('x')"]) == 1
 
@@ -650,25 +652,3 @@ def test_spsa_checks_its_limits_before_starting_an_engine(capsys):
             spsa.main(["--engine", "/nonexistent/minnow", "--params", "RFP_MARGIN", *bad])
         assert "error" in capsys.readouterr().err
 
-
-def test_label_join_keeps_the_positions_every_labeller_kept(tmp_path):
-    import label_join
-
-    def record(n: int, score: int) -> bytes:
-        # Distinct positions: occupancy n, score at bytes 24..26, ply n.
-        return n.to_bytes(8, "little") + bytes(16) + score.to_bytes(2, "little", signed=True) + bytes([1, 0]) + n.to_bytes(2, "little") + bytes(2)
-
-    for sub, kept in (("raw", [1, 2, 3, 4]), ("a", [1, 3, 4]), ("b", [1, 2, 4])):
-        (tmp_path / sub).mkdir()
-        (tmp_path / sub / "0-0.bin").write_bytes(b"".join(record(n, {"raw": 0, "a": 10, "b": -20}[sub] + n) for n in kept))
-    (tmp_path / "a" / "0-1.bin").write_bytes(record(9, 1))  # in one labelling only: skipped
-    counts = label_join.join(str(tmp_path), [("raw", "m"), ("a", "ea"), ("b", "eb")])
-    assert counts == {"m": 2, "ea": 2, "eb": 2}
-    for name, scores in (("m", [1, 4]), ("ea", [11, 14]), ("eb", [-19, -16])):
-        data = (tmp_path / f"{name}.bin").read_bytes()
-        got = [int.from_bytes(data[i + 24:i + 26], "little", signed=True) for i in range(0, len(data), 32)]
-        assert got == scores, name
-    # A labelling that is not a subsequence of the raw chunk is an error, not a silent mismatch.
-    (tmp_path / "b" / "0-0.bin").write_bytes(record(4, 0) + record(1, 0))
-    with pytest.raises(ValueError, match="not a position of the raw chunk"):
-        label_join.join(str(tmp_path), [("raw", "m"), ("b", "eb")])

@@ -57,7 +57,7 @@
 //! bit per weight smaller compressed. `--decay D` (default 0) adds decoupled weight decay
 //! (AdamW) to the first-layer weights: each step also moves them `lr · D · w` toward zero,
 //! so the random start of weights that little data touches fades instead of staying as
-//! noise, and the file compresses smaller (`tools/net_size.py` prints what a net costs).
+//! noise, and the file compresses smaller (`tools/reports/net_size.py` prints what a net costs).
 //! After each epoch: the validation loss, a float
 //! checkpoint `PREFIX.ckpt` of the best epoch so far, and that epoch's quantized net
 //! `PREFIX.nnue`. At the end, `PREFIX.check.txt`: 200 held-out positions with the float

@@ -2,7 +2,7 @@
 //! and writes the result back into `engine/src/params.rs`.
 //!
 //! ```text
-//! python tools/tune_data.py --label positions.epd --out tune.txt   # labelled positions
+//! python tools/datagen/tune_data.py --label positions.epd --out tune.txt   # labelled positions
 //! cargo run --release -p minnow-dev --bin tune -- tune.txt [--epochs N] [--rate R] [--lambda L] [--l2 X]
 //!     [--unit U] [--only TABLE,TABLE] [--write engine/src/params.rs]
 //! ```

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of a new engine build against an old one: bench nps and perft nps, interleaved.
 
-    python3 tools/speed_ratio.py --old /tmp/minnow-old --new target/release/minnow --repeats 7
+    python3 tools/reports/speed_ratio.py --old /tmp/minnow-old --new target/release/minnow --repeats 7
 
 Each repeat runs, for the old binary and then the new one (the order alternates every
 repeat, so drifting machine load hits both alike): `<exe> bench` (its last line gives nodes
@@ -25,10 +25,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from perft_speed import WrongNodeCount, time_perft
-from uci_engine import EngineError
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from perft_speed import WrongNodeCount, time_perft  # noqa: E402
+from uci_engine import EngineError  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PERFT = ("startpos", 6, 119_060_324)
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run a UCI engine over an EPD test suite (bm / am / dm operations) and count solved positions.
 
-    .venv/bin/python tools/epd_test.py --engine /usr/games/stockfish --movetime 200 tests/data/wac.epd
-    .venv/bin/python tools/epd_test.py --movetime 500 --jobs 2 tests/data/mates.epd
+    .venv/bin/python tools/suites/epd_test.py --engine /usr/games/stockfish --movetime 200 tests/data/wac.epd
+    .venv/bin/python tools/suites/epd_test.py --movetime 500 --jobs 2 tests/data/mates.epd
 
 For each position the engine gets `ucinewgame`, `position fen <fen>`,
 `isready` and `go movetime MS`. A position is solved when every operation it
@@ -31,11 +31,12 @@ from pathlib import Path
 
 import chess
 
-from engines import resolve_program
-from epd import EpdError, EpdRecord, format_san_list, read_epd_file
-from uci_engine import EngineError, UciEngine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from engines import resolve_program  # noqa: E402
+from epd import EpdError, EpdRecord, format_san_list, read_epd_file  # noqa: E402
+from uci_engine import EngineError, UciEngine  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ENGINE = ROOT / "target" / "release" / "minnow"
 
 

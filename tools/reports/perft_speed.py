@@ -8,7 +8,7 @@ or the tool stops with exit status 1. Measurements are repeated and the
 engines interleaved (engine, reference, engine, reference, ...) so that noise
 hits both; the table gives medians and the engine/reference speed ratio.
 
-    python3 tools/perft_speed.py --repeats 3
+    python3 tools/reports/perft_speed.py --repeats 3
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from uci_engine import EngineError, UciEngine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from uci_engine import EngineError, UciEngine  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ENGINE = ROOT / "target" / "release" / "minnow"
 
 # (name, argument of the `position` command, depth, known node count)

@@ -21,7 +21,7 @@ the protocol. Otherwise a summary gives the positions and nodes checked and
 how many positions had each feature.
 
 Run it with the venv made by tools/venv.sh:
-    .venv/bin/python tools/crosscheck.py --positions 500 --depth 3 --seed 1
+    .venv/bin/python tools/suites/crosscheck.py --positions 500 --depth 3 --seed 1
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ from pathlib import Path
 
 import chess
 
-from uci_engine import EngineError, UciEngine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from uci_engine import EngineError, UciEngine  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ENGINE = ROOT / "target" / "release" / "minnow"
 
 # Games start from one of these, chosen uniformly.

@@ -13,10 +13,10 @@ result is unknown and written as `-`.
 
 Output lines: `<fen>;<score in centipawns, white's view>;<result 1.0/0.5/0.0 or ->`.
 
-    python tools/tune_data.py --games 1500 --workers 2 --out games.txt
-    python tools/tune_data.py --label ../shared/data/positions/endgames.epd --sample 80000 --out end.txt
-    python tools/tune_data.py --label ../shared/data/positions/popularpos_lichess_v3.epd --walk 40 --out mid.txt
-    python tools/tune_data.py --label ../shared/data/positions/endgames.epd --remove --out removed.txt
+    python tools/datagen/tune_data.py --games 1500 --workers 2 --out games.txt
+    python tools/datagen/tune_data.py --label ../shared/data/positions/endgames.epd --sample 80000 --out end.txt
+    python tools/datagen/tune_data.py --label ../shared/data/positions/popularpos_lichess_v3.epd --walk 40 --out mid.txt
+    python tools/datagen/tune_data.py --label ../shared/data/positions/endgames.epd --remove --out removed.txt
 """
 
 import argparse

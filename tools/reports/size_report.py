@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the shipped binary's compressed bytes go, symbol by symbol.
 
-    python3 tools/size_report.py [--top 40] [--exe PATH] [--features nnue]
+    python3 tools/reports/size_report.py [--top 40] [--exe PATH] [--features nnue]
 
 Builds the release binary unstripped (into target/size-report, same profile otherwise) unless
 --exe is given, then for every function or data symbol of 64 bytes or more zeroes its bytes
@@ -20,8 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))  # package.py: the packager's compressor
 
 from package import compress_engine  # noqa: E402
 

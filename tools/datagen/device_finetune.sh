@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Teacher data and fine-tuning on a lent many-core machine, in one call (nets/README.md,
-# gen11): DATA_S seconds of teacher data (tools/teacher_data.sh: one worker a core,
+# gen11): DATA_S seconds of teacher data (tools/datagen/teacher_data.sh: one worker a core,
 # 300-node self-play, Stockfish's static evaluation), then one trainer for each net named
 # in INITS, all at once and sharing the cores, each trained further on that data for
 # EPOCHS epochs at learning rate LR, stopped after TRAIN_S seconds if not done (a trainer
@@ -9,7 +9,7 @@
 # split into 16 MB pieces: `cat data.xz.* | xz -d > all.bin`).
 #
 #   DEV=data/dev OUT=data/g11out DATA_S=330 TRAIN_S=120 SEED=1600000 \
-#     INITS="d1=data/g11/c1.nnue d2=nets/gen10.nnue" bash tools/device_finetune.sh
+#     INITS="d1=data/g11/c1.nnue d2=nets/gen10.nnue" bash tools/datagen/device_finetune.sh
 #
 # DEV holds datagen, train (built here: cargo build --release -p minnow-dev, so the
 # self-play is the shipped net's) and the teacher binary `stockfish` (Debian's 15.1:
@@ -25,7 +25,7 @@ work=${WORK:-/tmp/devrun}
 mkdir -p "$out" "$work"
 export MINNOW_BIN=$dev TEACHER=$dev/stockfish
 echo "cores $workers; $(lscpu | grep -E 'Model name' | head -1 | tr -s ' '); start $(date +%T)"
-bash tools/teacher_data.sh "$work" "$workers" 300 20000 "$data_s" "$seed" eval >"$work/datagen.log" 2>&1
+bash tools/datagen/teacher_data.sh "$work" "$workers" 300 20000 "$data_s" "$seed" eval >"$work/datagen.log" 2>&1
 tail -1 "$work/datagen.log"
 # The chunks in one fixed order (C locale), so the same chunks always make the same file.
 (cd "$work/eval" && LC_ALL=C ls | grep '\.bin$' | LC_ALL=C sort | xargs cat) >"$work/all.bin"

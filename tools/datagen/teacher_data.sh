@@ -5,7 +5,7 @@
 # SECONDS have passed. Chunks already labelled are skipped, so the same command resumes
 # an interrupted run (a half-played chunk resumes too: datagen's own progress file).
 #
-#   tools/teacher_data.sh OUT WORKERS NODES CHUNK SECONDS SEED [MODE]
+#   tools/datagen/teacher_data.sh OUT WORKERS NODES CHUNK SECONDS SEED [MODE]
 #
 # OUT/raw/W-C.bin   chunk C of worker W as played (minnow's NODES-node scores)
 # OUT/MODE/W-C.bin  the same positions with the teacher's scores (MODE: eval, depth:N, nodes:N)
@@ -13,7 +13,7 @@
 # their SEEDs differ by 100,000 or more. Binaries: $MINNOW_BIN (default target/release);
 # teacher: $TEACHER (default /usr/games/stockfish). Example (the gen9 data, nets/README.md):
 #
-#   tools/teacher_data.sh data/t9 16 300 20000 330 900000 eval
+#   tools/datagen/teacher_data.sh data/t9 16 300 20000 330 900000 eval
 set -euo pipefail
 if [ $# -lt 6 ]; then
     sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which inlined functions the engine's code is made of, and which are inlined more than once.
 
-    python3 tools/inline_report.py [--exe PATH] [--function NAME ...] [--top 30]
+    python3 tools/reports/inline_report.py [--exe PATH] [--function NAME ...] [--top 30]
 
 Builds the release binary with debug info (into target/inline-report, same profile
 otherwise: the code is the shipped code) unless --exe is given, disassembles it with
@@ -11,7 +11,7 @@ take beyond the largest one (what keeping it out of line could save, before comp
 its total and the number of copies; with --function NAME, the bytes of that function by the
 callee inlined directly into it. This is how issue 10's cuts were found (`Searcher::new`
 building the histories on the stack, castling's four inlined attack tests, `str::parse` per
-integer type); `tools/size_report.py` then says what each costs compressed, and
+integer type); `tools/reports/size_report.py` then says what each costs compressed, and
 `make submission` what a change saved.
 """
 
@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEADER = re.compile(r"^([0-9a-f]+) <(.*)>:$")
 INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a network costs in the archive, and what a coarser first layer would cost.
 
-    python3 tools/net_size.py nets/gen8.nnue [more.nnue ...]
+    python3 tools/reports/net_size.py nets/gen8.nnue [more.nnue ...]
 
 For each `MNN3` net (format: devtools/src/nnue.rs) prints its width, QA, the compressed size
 of the whole file and of its first layer alone with the packager's LZMA settings (what the
@@ -32,7 +32,7 @@ import struct
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # package.py: the packager's filters
 
 from package import FILTERS  # noqa: E402
 

@@ -2,8 +2,8 @@
 """The depth a build reaches in a fixed number of nodes on the `bench` positions: a
 number to watch when the search's selectivity changes (issue 30), not a target.
 
-    .venv/bin/python tools/depth_at_nodes.py --engine target/release/minnow --nodes 20000
-    .venv/bin/python tools/depth_at_nodes.py --engine target/tune/release/minnow --option PROBCUT_DEPTH=5
+    .venv/bin/python tools/reports/depth_at_nodes.py --engine target/release/minnow --nodes 20000
+    .venv/bin/python tools/reports/depth_at_nodes.py --engine target/tune/release/minnow --option PROBCUT_DEPTH=5
 
 Each of the 16 positions of `frontend/src/bench.rs` is searched from a cleared state
 (`ucinewgame`, Hash 1) with `go nodes N`; the depth is that of the last `info depth` line
@@ -20,9 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from uci_engine import UciEngine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from uci_engine import UciEngine  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bench_positions(source: Path = ROOT / "frontend" / "src" / "bench.rs") -> list[str]:

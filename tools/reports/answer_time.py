@@ -2,7 +2,7 @@
 """How long an engine takes from `go` to `bestmove` on a nearly empty clock: whether a build
 can overstep a short bank (docs/search.md, the time-forfeit check of issue 12's bundle).
 
-    python3 tools/answer_time.py [--engine target/release/minnow] [--positions 300]
+    python3 tools/reports/answer_time.py [--engine target/release/minnow] [--positions 300]
                                  [--wtime 40] [--winc 50] [--runs 3] [--seed 1]
 
 For each of `--positions` openings of the harness (tests/data/kaggle_openings.epd, chosen
@@ -20,10 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from uci_engine import UciEngine  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def percentile(values: list, share: float) -> float:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build tests/data/mates.epd: positions with a forced mate in exactly N (1 to 4), verified by Stockfish.
 
-    .venv/bin/python tools/make_mates.py --seed 1 --out tests/data/mates.epd
+    .venv/bin/python tools/suites/make_mates.py --seed 1 --out tests/data/mates.epd
 
 Steps:
  1. Screen every position of the sources (by default tests/data/wac.epd, and a
@@ -42,10 +42,11 @@ from pathlib import Path
 import chess
 import chess.engine
 
-from engines import resolve_program
-from epd import EpdError, parse_epd_line, read_epd_file
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from engines import resolve_program  # noqa: E402
+from epd import EpdError, parse_epd_line, read_epd_file  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_SOURCES = [str(ROOT / "tests" / "data" / "wac.epd")]
 DEFAULT_SAMPLED = sorted(str(p) for p in (SHARED / "positions").glob("*.epd"))
