@@ -25,4 +25,7 @@ fn main() {
     };
     println!("cargo:rerun-if-changed={}", net.display());
     println!("cargo:rustc-env=MINNOW_NET_FILE={}", net.display());
+    // The net's name for `id name`: its file name without the extension (`gen11`).
+    let name = net.file_stem().map_or_else(|| "net".into(), |s| s.to_string_lossy().into_owned());
+    println!("cargo:rustc-env=MINNOW_NET_NAME={name}");
 }

@@ -1,7 +1,12 @@
 //! Chooses the opening book the front end embeds: `book/book.bin` unless the `MINNOW_BOOK`
 //! environment variable names another file (relative to the workspace root, or absolute).
+//!
+//! Also names the build for `id name`: `MINNOW_BUILD` is `git describe --always --dirty` of
+//! the workspace (a commit hash, `-dirty` when tracked files differ from it), so that PGNs
+//! and GUIs can tell builds apart; `unknown` outside a git checkout (a source tarball).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=MINNOW_BOOK");
@@ -13,4 +18,30 @@ fn main() {
     };
     println!("cargo:rerun-if-changed={}", book.display());
     println!("cargo:rustc-env=MINNOW_BOOK_FILE={}", book.display());
+
+    let build = git(&root, &["describe", "--always", "--dirty", "--abbrev=7"]);
+    println!("cargo:rustc-env=MINNOW_BUILD={}", build.as_deref().unwrap_or("unknown"));
+    // Describe again when the commit or the index changes (a commit, a checkout, `git add`).
+    // Edits to this package's sources rebuild it anyway; an edit elsewhere that is neither
+    // committed nor added shows as `-dirty` only from the next rebuild of this package.
+    println!("cargo:rerun-if-changed=build.rs");
+    for (flag, files) in
+        [("--git-dir", &["HEAD", "index"][..]), ("--git-common-dir", &["refs/heads", "packed-refs"][..])]
+    {
+        if let Some(dir) = git(&root, &["rev-parse", flag]) {
+            for file in files {
+                let path = root.join(&dir).join(file);
+                if path.exists() {
+                    println!("cargo:rerun-if-changed={}", path.display());
+                }
+            }
+        }
+    }
+}
+
+/// Runs git in `dir` and returns its trimmed output, or `None` where git fails or is absent.
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git").arg("-C").arg(dir).args(args).output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
 }

@@ -10,7 +10,8 @@
 #![warn(missing_docs)]
 
 pub use minnow_engine::{
-    Bitboard, CastlingRights, Color, Move, Piece, PieceType, Position, Square, attacks, board, defs, eval,
-    movegen, movepick, nnue, params, perft, rules, score, search, see, tablegen, time, tt, types,
+    Bitboard, CastlingRights, Color, EVAL_NAME, Move, Piece, PieceType, Position, Square, attacks, board,
+    defs, eval, movegen, movepick, nnue, params, perft, rules, score, search, see, static_eval, tablegen,
+    time, tt, types,
 };
 pub use minnow_frontend::{bench, book, fen, uci};

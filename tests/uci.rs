@@ -24,7 +24,17 @@ fn errors(out: &str) -> Vec<&str> {
 fn handshake() {
     let out = run("uci\nisready\nquit\n");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], format!("id name {}", minnow::uci::ENGINE_NAME), "{out}");
+    // `id name` tells builds and nets apart: name and version, the build, the evaluation.
+    let id = format!("id name {} {} {}", minnow::uci::ENGINE_NAME, minnow::uci::BUILD, minnow::EVAL_NAME);
+    assert_eq!(lines[0], id, "{out}");
+    assert!(
+        minnow::uci::ENGINE_NAME.starts_with("minnow ") && minnow::uci::ENGINE_NAME.len() > "minnow ".len()
+    );
+    assert!(!minnow::uci::BUILD.is_empty() && !minnow::uci::BUILD.contains(' '));
+    let net =
+        std::path::Path::new(minnow::nnue::NET_FILE).file_stem().unwrap().to_string_lossy().into_owned();
+    let eval = if cfg!(feature = "nnue") { net.as_str() } else { "hce" };
+    assert_eq!(minnow::EVAL_NAME, eval);
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
     // Every option on a line of its own, defaults as the front end's constants say.
     let hash = format!("option name Hash type spin default {} min 1 max ", minnow::uci::DEFAULT_HASH_MIB);
@@ -39,10 +49,11 @@ fn handshake() {
         "option name OwnBook type check default false",
         &overhead,
         "option name Kaggle Rules type check default false",
+        "option name Clear Hash type button",
     ] {
         assert!(lines.contains(&option), "{option} missing:\n{out}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("option name ")).count(), 6, "{out}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("option name ")).count(), 7, "{out}");
     let uciok = lines.iter().position(|&l| l == "uciok").expect("uciok");
     assert_eq!(lines[uciok + 1], "readyok");
     assert!(errors(&out).is_empty());
@@ -73,12 +84,90 @@ fn numbers_take_a_sign_and_are_refused_beyond_64_bits() {
         let out = run(&format!("position startpos\n{go}\nisready\n"));
         assert_eq!(errors(&out).len(), 1, "{go}: {out}");
     }
-    // Hash takes 1 MiB and refuses 0, negatives and 2^64 + 1.
+    // Hash takes 1 MiB; what is not a number (or beyond 64 bits) is refused.
     assert!(errors(&run("setoption name Hash value 1\nisready\n")).is_empty());
-    for value in ["0", "-1", "18446744073709551617", "1.5"] {
+    for value in ["18446744073709551617", "1.5", "x", ""] {
         let out = run(&format!("setoption name Hash value {value}\nisready\n"));
         assert_eq!(errors(&out).len(), 1, "Hash {value}: {out}");
     }
+}
+
+/// Spin values out of range are clamped, as GUIs expect, with an `info string` saying so,
+/// and the engine goes on with the clamped value.
+#[test]
+fn out_of_range_spin_values_are_clamped() {
+    let uci = run("uci\n");
+    let hash = uci.lines().find(|l| l.starts_with("option name Hash ")).expect("Hash option");
+    let max: usize = hash.rsplit(' ').next().unwrap().parse().unwrap();
+    for (option, value, clamped, low, high) in [
+        ("Hash", "64", max, 1, max),
+        ("Hash", "0", 1, 1, max),
+        ("Hash", "-1", 1, 1, max),
+        ("Move Overhead", "9000", 5000, 0, 5000),
+        ("Move Overhead", "-5", 0, 0, 5000),
+        ("Threads", "4", 1, 1, 1),
+    ] {
+        let out =
+            run(&format!("setoption name {option} value {value}\nposition startpos\ngo depth 3\nisready\n"));
+        let message = format!("info string {option} clamped to {clamped} (range {low} to {high})");
+        assert!(out.lines().any(|l| l == message), "{option} {value}: {out}");
+        assert!(errors(&out).is_empty(), "{option} {value}: {out}");
+        assert!(
+            out.lines().any(|l| l.starts_with("bestmove ") && l.len() > "bestmove 0000".len() - 1),
+            "{out}"
+        );
+    }
+    // In range: no message.
+    let out =
+        run(&format!("setoption name Hash value {max}\nsetoption name Move Overhead value 100\nisready\n"));
+    assert!(!out.contains("clamped"), "{out}");
+}
+
+/// `Clear Hash` empties the transposition table (and the histories, as `ucinewgame` does):
+/// a search after it costs exactly the nodes it costs a fresh engine, where the same search
+/// after an earlier one, with the table kept, costs a different number.
+#[test]
+fn clear_hash_empties_the_table() {
+    // Nodes of the last `info depth 8` line of the searches in `commands`, sent one search
+    // at a time to one engine (each waits for its `bestmove`).
+    let nodes = |commands: &[&str]| -> u64 {
+        let mut engine = Engine::start();
+        let mut lines = Vec::new();
+        for command in commands {
+            engine.send(command.as_bytes());
+            lines = engine.until("bestmove");
+        }
+        let last = lines.iter().rfind(|l| l.starts_with("info depth 8 ")).expect("depth 8 reached");
+        let words: Vec<&str> = last.split(' ').collect();
+        let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+        words[at + 1].parse().unwrap()
+    };
+    let search = "position startpos moves e2e4 e7e5\ngo depth 8\n";
+    let warm = "position startpos moves e2e4\ngo depth 9\n";
+    let fresh = nodes(&[search]);
+    let kept = nodes(&[warm, search]);
+    let cleared = nodes(&[warm, &format!("setoption name Clear Hash\n{search}")]);
+    assert_ne!(kept, fresh, "the earlier search left nothing in the table");
+    assert_eq!(cleared, fresh, "Clear Hash left something behind");
+}
+
+/// `eval` prints the static evaluation from both points of view.
+#[test]
+fn eval_prints_the_static_evaluation() {
+    let score = |out: &str| -> (i32, i32) {
+        let line =
+            out.lines().find(|l| l.starts_with("Eval: ")).unwrap_or_else(|| panic!("no Eval line: {out}"));
+        let words: Vec<&str> = line.split(' ').collect();
+        (words[1].parse().unwrap(), words[8].parse().unwrap())
+    };
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    let pos = <minnow::Position as minnow::fen::Fen>::from_fen(fen).unwrap();
+    let (stm, white) = score(&run(&format!("position fen {fen}\neval\n")));
+    assert_eq!(stm, minnow::static_eval(&pos));
+    assert_eq!(white, -stm, "black to move: white's view is the negation");
+    // A queen up is worth a lot to the side that has it, whoever is to move.
+    let (stm, white) = score(&run("position fen 4k3/8/8/8/8/8/8/Q3K3 b - - 0 1\neval\n"));
+    assert!(white > 300 && stm == -white, "{stm} {white}");
 }
 
 #[test]
@@ -113,7 +202,7 @@ fn bad_input_gets_an_error_line_and_the_engine_keeps_going() {
         "go perft x",
         "setoption",
         "setoption name Nonsense value 3",
-        "setoption name Threads value 4",
+        "setoption name Threads value four",
     ];
     for case in cases {
         let out = run(&format!("position startpos moves d2d4\n{case}\nd\nisready\n"));

@@ -24,3 +24,17 @@ pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
+
+/// The evaluation this build embeds, for `id name`: the network's file name without its
+/// extension (`gen11`, from `engine/build.rs`), or `hce` for the hand-crafted evaluation.
+pub const EVAL_NAME: &str = if cfg!(feature = "nnue") { env!("MINNOW_NET_NAME") } else { "hce" };
+
+/// The static evaluation of `pos` in centipawns from its side to move's view, computed from
+/// scratch: the evaluation the search uses (the network with the `nnue` feature, else the
+/// hand-crafted one).
+pub fn static_eval(pos: &Position) -> i32 {
+    #[cfg(feature = "nnue")]
+    return nnue::evaluate(pos);
+    #[cfg(not(feature = "nnue"))]
+    eval::evaluate(pos)
+}

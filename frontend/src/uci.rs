@@ -28,8 +28,12 @@ macro_rules! engine_name {
     };
 }
 
-/// Engine name and version, as sent in `id name`.
+/// Engine name and version (`minnow 0.1.0`). `id name` adds [`BUILD`] and the evaluation's
+/// name ([`minnow_engine::EVAL_NAME`]), so that PGNs and GUIs can tell builds and nets apart:
+/// `id name minnow 0.1.0 8bb0d65 gen11`.
 pub const ENGINE_NAME: &str = engine_name!();
+/// The build: `git describe --always --dirty` at build time (`frontend/build.rs`).
+pub const BUILD: &str = env!("MINNOW_BUILD");
 /// Deepest `go perft` accepted (perft 12 of the start position is already 6e16 nodes).
 pub const MAX_PERFT_DEPTH: u32 = 15;
 
@@ -162,11 +166,9 @@ impl Uci {
             None => Flow::Continue,
             Some("uci") => {
                 // Constant text in as few pieces as possible: each piece is a call.
-                out.put(concat!(
-                    "id name ",
-                    engine_name!(),
-                    "\nid author the minnow developers\noption name Hash type spin default "
-                ))
+                out.put(concat!("id name ", engine_name!(), " ", env!("MINNOW_BUILD"), " "))
+                    .put(minnow_engine::EVAL_NAME)
+                    .put("\nid author the minnow developers\noption name Hash type spin default ")
                 .num(DEFAULT_HASH_MIB as u64)
                 .put(" min 1 max ")
                 .num(self.searcher.tt.max_mib() as u64)
@@ -177,7 +179,7 @@ impl Uci {
                     "\noption name Move Overhead type spin default "
                 ))
                 .num(DEFAULT_MOVE_OVERHEAD)
-                .put(" min 0 max 5000\noption name Kaggle Rules type check default false\n");
+                .put(" min 0 max 5000\noption name Kaggle Rules type check default false\noption name Clear Hash type button\n");
                 #[cfg(feature = "tune")]
                 for t in minnow_engine::params::tune::ALL {
                     out.put("option name ").put(t.name).put(" type spin default ").signed(t.default);
@@ -218,6 +220,21 @@ impl Uci {
             }
             Some("d") => {
                 out.put("Fen: ").put(&self.position.fen()).put("\n");
+                Flow::Continue
+            }
+            Some("eval") => {
+                // The static evaluation, as the search sees it, from both views.
+                let score = minnow_engine::static_eval(&self.position);
+                let white = if self.position.side_to_move() == minnow_engine::types::Color::White {
+                    score
+                } else {
+                    -score
+                };
+                out.put("Eval: ")
+                    .signed(score)
+                    .put(" cp for the side to move, ")
+                    .signed(white)
+                    .put(" cp for white\n");
                 Flow::Continue
             }
             Some("stop" | "ponderhit") => Flow::Continue, // nothing running: nothing to do
@@ -436,27 +453,30 @@ impl Uci {
                 break;
             }
         }
-        let number = value.and_then(integer).and_then(|v| u64::try_from(v).ok());
+        let number = value.and_then(integer);
         let check = match value {
             Some("true") => Some(true),
             Some("false") => Some(false),
             _ => None,
         };
         if name.eq_ignore_ascii_case("Hash") {
+            let max = self.searcher.tt.max_mib() as i64;
             match number {
-                Some(mib) if mib >= 1 && mib as usize <= self.searcher.tt.max_mib() => {
-                    self.searcher.tt.resize(mib as usize)
-                }
-                _ => {
-                    error(out)
-                        .put("setoption: Hash must be from 1 to ")
-                        .num(self.searcher.tt.max_mib() as u64)
-                        .put("\n");
+                Some(mib) => self.searcher.tt.resize(clamp_spin(out, "Hash", mib, 1, max) as usize),
+                None => {
+                    error(out).put("setoption: Hash must be a number from 1 to ").num(max as u64).put("\n");
                 }
             }
+        } else if name.eq_ignore_ascii_case("Clear Hash") {
+            self.searcher.clear();
         } else if name.eq_ignore_ascii_case("Threads") {
-            if number != Some(1) {
-                error(out).put("setoption: Threads must be 1\n");
+            match number {
+                Some(n) => {
+                    clamp_spin(out, "Threads", n, 1, 1);
+                }
+                None => {
+                    error(out).put("setoption: Threads must be 1\n");
+                }
             }
         } else if name.eq_ignore_ascii_case("Ponder") {
             match check {
@@ -474,9 +494,9 @@ impl Uci {
             }
         } else if name.eq_ignore_ascii_case("Move Overhead") {
             match number {
-                Some(ms) if ms <= 5000 => self.move_overhead = ms,
-                _ => {
-                    error(out).put("setoption: Move Overhead must be from 0 to 5000\n");
+                Some(ms) => self.move_overhead = clamp_spin(out, "Move Overhead", ms, 0, 5000) as u64,
+                None => {
+                    error(out).put("setoption: Move Overhead must be a number from 0 to 5000\n");
                 }
             }
         } else if name.eq_ignore_ascii_case("Kaggle Rules") {
@@ -494,9 +514,18 @@ impl Uci {
             if let Some(t) =
                 minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
             {
-                if !value.and_then(integer).and_then(|v| i32::try_from(v).ok()).is_some_and(|v| t.set(v)) {
-                    error(out).put("setoption: ").put(t.name).put(" must be a number from ").signed(t.min);
-                    out.put(" to ").signed(t.max).put("\n");
+                match number {
+                    Some(v) => {
+                        t.set(clamp_spin(out, t.name, v, t.min.into(), t.max.into()) as i32);
+                    }
+                    None => {
+                        error(out)
+                            .put("setoption: ")
+                            .put(t.name)
+                            .put(" must be a number from ")
+                            .signed(t.min);
+                        out.put(" to ").signed(t.max).put("\n");
+                    }
                 }
                 return;
             }
@@ -635,6 +664,18 @@ fn integer(text: &str) -> Option<i64> {
         n = n.checked_mul(10)?.checked_add(i64::from(b - b'0'))?;
     }
     Some(if negative { -n } else { n })
+}
+
+/// A spin option's `value` brought into `min..=max`, as GUIs expect of an engine: a value
+/// out of range is clamped and the clamp reported in an `info string`.
+#[inline(never)]
+fn clamp_spin(out: &mut dyn Output, name: &str, value: i64, min: i64, max: i64) -> i64 {
+    let clamped = value.clamp(min, max);
+    if clamped != value {
+        out.put("info string ").put(name).put(" clamped to ").signed(clamped as i32);
+        out.put(" (range ").signed(min as i32).put(" to ").signed(max as i32).put(")\n");
+    }
+    clamped
 }
 
 /// Starts an error line.
