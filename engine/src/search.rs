@@ -307,9 +307,9 @@ impl Searcher {
                 }
             };
             let Some(s) = iteration_score else {
-                // Step 0b. An iteration cut short by the clock: a root move that beat the
+                // Step 0. An iteration cut short by the clock: a root move that beat the
                 // previous best in it (searched to the end, so above alpha) is played.
-                // (Bundle with steps 7a, 12a, 14a and the continuation histories, +58 Elo.)
+                // (Bundle with steps 12a, 14a, 16a and the continuation histories, +58 Elo.)
                 if self.pv_len[0] > 0 && self.pv[0][0] != result.best {
                     result.best = self.pv[0][0];
                     result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
@@ -568,7 +568,7 @@ impl Searcher {
             return h.score;
         }
 
-        // Step 7. Static evaluation, corrected by the correction history (step 7a) and
+        // Step 7. Static evaluation, corrected by the correction history (step 16a) and
         // sharpened by the TT score when its bound allows. The TT keeps the raw evaluation.
         // In check there is no static evaluation (-INFINITY); the TT keeps 0 for it, as a key
         // collision can hand the entry to a quiet position, whose stand pat must stay inside
@@ -714,7 +714,7 @@ impl Searcher {
                     // The depth the move would be searched to after its late-move reduction:
                     // the futility, SEE and history margins below judge a quiet by it, as a
                     // late quiet would be searched that shallow anyway (+73 Elo at fixed nodes).
-                    let d = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
+                    let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
                         (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
                     } else {
                         depth
@@ -725,15 +725,16 @@ impl Searcher {
                     (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
-                            && d <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * d <= alpha)
-                        || (d <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * d * d))
+                            && lmr_depth <= tp!(FUTILITY_DEPTH)
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha)
+                        || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
+                            && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                     // History pruning: a quiet move that has failed low again and again
                     // here (butterfly and continuation histories) is not worth a search
                     // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
                     // not proven.
                         || (tp!(HISTORY_PRUNE_DEPTH) > 0
-                            && d <= tp!(HISTORY_PRUNE_DEPTH)
+                            && lmr_depth <= tp!(HISTORY_PRUNE_DEPTH)
                             && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth)
                 } else {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
@@ -898,7 +899,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        // Step 7a. Correction history: remember how far the search's result was from the
+        // Step 16a. Correction history: remember how far the search's result was from the
         // raw evaluation, for positions with these pawns and this side to move, when the
         // result is exact or a bound on the right side of the eval, and the best move is
         // quiet (a capture's gain is the move's, not the structure's). (Bundle, +58 Elo.)
