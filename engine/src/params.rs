@@ -549,8 +549,9 @@ tunables! {
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
 
-    // Issue 30's steps, each switched off by 0 (docs/search.md has every screen). Those
-    // still off await a match that proves them; the shipped build compiles them away.
+    // Candidate steps from the Stockfish family (f652d8c), each switched off by 0
+    // (docs/search.md has every screen). Those still off await a match that proves them;
+    // the shipped build compiles them away.
     /// Razoring: deepest depth (0: off) ...
     RAZOR_DEPTH: i32 = 0, 0..=4;
     /// ... when the eval is this much per ply below alpha.

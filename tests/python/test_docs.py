@@ -121,3 +121,26 @@ def test_tools_readme_names_every_tool():
     named = {m for m in CODE.findall(text)} | {Path(m).name for m in CODE.findall(text)}
     missing = [t for t in tools if t not in named and f"tools/{t}" not in named]
     assert not missing, f"tools/README.md does not name: {missing}"
+
+
+def heading_anchors(text: str) -> set:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces
+    to hyphens, a repeated heading numbered from -1."""
+    seen, out = {}, set()
+    for heading in re.findall(r"^#+\s+(.*?)\s*$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        out.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return out
+
+
+def test_the_links_anchors_name_headings():
+    assert heading_anchors("# A b\n## Gen11 (b96539c, 2026-11-27)\n# A b\n") == {"a-b", "gen11-b96539c-2026-11-27", "a-b-1"}
+    pages = [README] + sorted((ROOT / "docs").glob("*.md")) + [ROOT / p for p in ("nets/README.md", "book/README.md", "tools/README.md", "submission/README.md", "tests/data/README.md")]
+    broken = []
+    for page in pages:
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", page.read_text()):
+            dest = (page.parent / target) if target else page
+            if dest.suffix == ".md" and dest.exists() and anchor not in heading_anchors(dest.read_text()):
+                broken.append(f"{page.relative_to(ROOT)}: {target}#{anchor}")
+    assert not broken, broken

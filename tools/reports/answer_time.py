@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How long an engine takes from `go` to `bestmove` on a nearly empty clock: whether a build
-can overstep a short bank (docs/search.md, the time-forfeit check of issue 12's bundle).
+can overstep a short bank (docs/search.md: the time-forfeit check of the search bundle af89178).
 
     python3 tools/reports/answer_time.py [--engine target/release/minnow] [--positions 300]
                                  [--wtime 40] [--winc 50] [--runs 3] [--seed 1]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The depth a build reaches in a fixed number of nodes on the `bench` positions: a
-number to watch when the search's selectivity changes (issue 30), not a target.
+number to watch when the search's selectivity changes (the pruning screens of docs/search.md), not a target.
 
     .venv/bin/python tools/reports/depth_at_nodes.py --engine target/release/minnow --nodes 20000
     .venv/bin/python tools/reports/depth_at_nodes.py --engine target/tune/release/minnow --option PROBCUT_DEPTH=5

@@ -9,7 +9,7 @@ otherwise: the code is the shipped code) unless --exe is given, disassembles it 
 comes from. Prints, for each function inlined into two or more others, the bytes its copies
 take beyond the largest one (what keeping it out of line could save, before compression),
 its total and the number of copies; with --function NAME, the bytes of that function by the
-callee inlined directly into it. This is how issue 10's cuts were found (`Searcher::new`
+callee inlined directly into it. This is how the size cuts of November 2026 were found (docs/size.md) (`Searcher::new`
 building the histories on the stack, castling's four inlined attack tests, `str::parse` per
 integer type); `tools/reports/size_report.py` then says what each costs compressed, and
 `make submission` what a change saved.
