@@ -4,6 +4,8 @@ use minnow::defs::STARTPOS;
 use minnow::fen::{Fen, FenField};
 use minnow::{Color, Position, Square};
 
+mod common;
+
 fn rejected(fen: &str) -> (FenField, &'static str) {
     match Position::from_fen(fen) {
         Ok(pos) => panic!("accepted {fen:?} as {}", pos.fen()),
@@ -178,10 +180,15 @@ fn round_trips_the_start_position() {
 }
 
 fn round_trip_file(text: &str, fields: usize, step: usize) -> usize {
+    let fens = text.lines().map(|line| line.split_whitespace().take(fields).collect::<Vec<_>>().join(" "));
+    round_trip(fens.step_by(step))
+}
+
+/// Parses each FEN, prints it, parses the print again: the same position, printed as the
+/// FEN began. The number of FENs.
+fn round_trip(fens: impl Iterator<Item = String>) -> usize {
     let mut n = 0;
-    for line in text.lines().step_by(step) {
-        let fen: Vec<&str> = line.split_whitespace().take(fields).collect();
-        let fen = fen.join(" ");
+    for fen in fens {
         let pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let printed = pos.fen();
         let again = Position::from_fen(&printed).unwrap();
@@ -199,20 +206,16 @@ fn round_trips_every_test_file() {
     assert_eq!(n, 133);
 }
 
-/// The big shared position sets, when present next to the repository.
+/// The position sets: the repository's samples of them always (`tests/data`: 6,100
+/// positions), and every seventh line of the whole shared sets too when they are beside
+/// the repository (`common::shared_position_sets` says on stderr when they are not).
 #[test]
-fn round_trips_the_shared_position_sets() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    for (file, fields) in [
-        ("positions/popularpos_lichess_v3.epd", 4),
-        ("positions/endgames.epd", 6),
-        ("openings/kaggle_openings.epd", 6),
-    ] {
-        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
-            eprintln!("skipping {file}: not found");
-            continue;
-        };
-        let n = round_trip_file(&text, fields, 7);
-        assert!(n > 200, "{file}: {n}");
+fn round_trips_the_position_sets() {
+    let n: usize = common::repo_position_sets().iter().map(|set| round_trip(set.fens())).sum();
+    assert_eq!(n, 6100, "positions in tests/data");
+    for set in common::shared_position_sets() {
+        let n = round_trip(set.fens().step_by(7));
+        eprintln!("{}: {n} positions round-trip (every seventh line)", set.name);
+        assert!(n > 200, "{}: {n}", set.name);
     }
 }

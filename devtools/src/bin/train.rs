@@ -1,67 +1,82 @@
-//! The NNUE trainer: CPU, every core, deterministic for a seed and thread count.
+//! The NNUE trainer: trains the engine's network, `(768 → hidden) × 2 → 1 × buckets` with
+//! SCReLU in the file format of `minnow_dev::nnue`, on datagen records; on the CPU with every
+//! core, deterministic for a seed and thread count.
 //!
 //! ```text
-//! train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30]
-//!       [--batch 16384] [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02]
-//!       [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S]
-//!       [--score-mult F] [--dedup] [--king-mirror]
+//! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
+//!       [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
+//!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
+//!       [--hce W] [--max-positions N] [--threads T] [--seed 1]
 //! ```
 //!
+//! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
+//! `nets/README.md`): 64 hidden neurons, 8 output buckets, QA 64, batches of 16,384, the
+//! target the search score alone (`--wdl 0`), weight decay 0.1, every position also
+//! mirrored left to right, repeated positions dropped. What has no default that fits every
+//! run must be given:
+//!
+//! - `--lr` and `--epochs`: from random weights a net learns at about 0.002 for 14 epochs;
+//!   a trained net trained further (`--init`) needs a rate far lower, about 0.0001 for 2
+//!   epochs, or it moves away from what it knew before it learns the new data.
+//! - `--scale K` with `--init`: the scale the starting net was trained at (180 for the
+//!   shipped nets), which its file does not record. Without `--init` the default is the
+//!   scale fitted to the data (below).
+//!
+//! For example, a net from scratch on teacher-labelled data, then that net trained further
+//! on more (the shipped net was made the second way, from the one before it):
+//!
+//! ```text
+//! train --data all.bin --out h64 --lr 0.002 --epochs 14 --score-mult 0.9
+//! train --data new.bin --out next --init h64.nnue --scale 180 --lr 0.0001 --epochs 2 --score-mult 0.9
+//! ```
+//!
+//! Data: datagen records (`minnow_dev::format`); the last `--valid` share of each file
+//! (whole games at its end) is held out for validation. `--score-mult F` multiplies every
+//! record's score as it is read: a teacher's centipawns (`datagen label`) are not minnow's,
+//! and the search's margins are tuned on minnow's scale; Stockfish 15.1's static evaluation
+//! is read at 0.9 (`nets/README.md` says how that was measured). Repeated positions
+//! (placement and side to move) keep only their first record (`--no-dedup` keeps all).
+//! `--max-positions N` reads at most N records in all, an equal share from each file.
+//!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
-//! (a shipped net, read back exactly as the engine computes it) or a float `.ckpt`; its
-//! shape replaces `--buckets` and `--qa`, and `--hidden` unless wider: then the net is
-//! widened (new neurons with zero output weights: the same function to start from).
-//! With a lower `--lr` and a few epochs this trains a shipped net further on new data
-//! (the data of earlier generations need not be kept). The epoch-0 validation loss is
-//! then the starting net's, and an epoch's net is written only if it beats that. Found
-//! for gen7 (gen6 trained further on 2.4 M positions of its own self-play, the net 48
-//! wide, trained on 14.6 M): the learning rate
-//! must be far below the one that trained the net from scratch (0.003): 0.0005 and 0.001
-//! came out worse on the held-out positions than gen6 itself (0.005261 and 0.005305
-//! against 0.005221), 0.0001 to 0.0002 better (0.005083–0.005106), 0.00003 for 3 epochs
-//! best (0.005022), 0.000003 barely moved (0.005199).
+//! (read back exactly as the engine computes it) or a float `.ckpt`; its shape replaces
+//! `--buckets` and `--qa`, and `--hidden` unless wider: then the net is widened (new neurons
+//! with zero output weights: the same function to start from). The epoch-0 validation loss
+//! is then the starting net's, and an epoch's net is written only if it beats that.
 //!
-//! `--score-mult F` multiplies every record's score by `F` as it is read: a teacher's
-//! centipawns (`datagen label`) are not minnow's, and the search's margins were tuned on
-//! minnow's scale. Stockfish 15.1's static evaluation fits the results of the same games
-//! at a scale about 1.1 times minnow's search scores, so its labels are read at `F` = 0.9
-//! (nets/README.md). `--dedup` keeps only the first record of each position (placement and
-//! side to move): games that open alike share their first positions.
+//! Mirroring: every training position is also used mirrored left to right (the evaluation
+//! is symmetric under it; the features do not see castling rights; `--no-mirror` turns it
+//! off). `--king-mirror` makes the net king-mirrored instead (`Sample::king_mirrored`, a
+//! flag in the net's header that the engine follows): each side's view is mirrored left to
+//! right when its king is on files e–h, so mirrored positions read alike and the extra
+//! copies are not made. An `--init` net without the flag starts the mirrored one.
 //!
-//! Reads datagen records; the last `--valid` share of each file (whole games at its end) is
-//! held out. `--mirror` adds every training position mirrored left to right (the
-//! evaluation is symmetric under it; the features do not see castling rights).
-//! `--king-mirror` makes the net king-mirrored (`Sample::king_mirrored`, a flag in the
-//! net's header that the engine follows): each side's view is mirrored left to right
-//! when its king is on files e–h. An `--init` net without it starts the mirrored one.
+//! Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`, where `score` is the
+//! record's score, or with `--hce W` the blend `(1 − W) · score + W · hand-crafted static
+//! eval`; loss: the squared difference from `sigmoid(eval / scale)`. The scale must match
+//! the data: by default it is the one at which `sigmoid(score / scale)` best predicts the
+//! held-out game results (printed; `--scale K` sets it); with the result in the target
+//! (`--wdl` above 0), a scale far above the fitted one inflates the net's evaluations.
+//! Validation always uses the plain target (`W = 0`), so losses of runs with different `W`
+//! compare; the hand-crafted evaluation's own validation loss is printed first as a
+//! yardstick, and at the end the mean distance in centipawns of the net from the scores
+//! and from the hand-crafted evaluation.
 //!
-//! Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`, where `score` is the search
-//! score, or with `--hce W` the blend `(1 − W) · search score + W · hand-crafted static
-//! eval` (the engine's tuned evaluation as a noise-free teacher); loss: the squared
-//! difference from `sigmoid(eval / scale)`. The scale must match the data: by default it is
-//! the one at which `sigmoid(score / scale)` best predicts the held-out game results
-//! (printed; `--scale K` sets it). A scale far above that makes the result term inflate
-//! the net's evaluations: at 400 on 5,000-node self-play, whose fitted scale is about 120,
-//! the nets' evaluations came out about twice the search's, and they lost about 100 Elo to
-//! the hand-crafted evaluation that the same nets at the fitted scale matched. Validation
-//! always uses the plain target (`W = 0`), so losses of runs with different `W` compare;
-//! the hand-crafted evaluation's own validation loss is printed first as a yardstick, and
-//! at the end the mean distance in centipawns of the net from the search scores and from
-//! the hand-crafted evaluation.
+//! Optimiser: Adam (β 0.9, 0.999), the learning rate falling from `--lr` to 1% of it on a
+//! cosine over the epochs, weights clipped to what the i8 file holds. Forward and backward
+//! passes run on the weights rounded to the file's grid (quantization-aware training), so
+//! the engine computes exactly the trained net. `--qa` sets the first layer's grid
+//! (weights and biases times QA, activations clamped at QA). `--decay D` is decoupled
+//! weight decay (AdamW) of the first-layer weights: each step also moves them `lr · D · w`
+//! toward zero, so the random start of weights that little data touches fades instead of
+//! staying as noise, and the file compresses smaller (`tools/reports/net_size.py` prints
+//! what a net costs); `--decay 0` turns it off.
 //!
-//! Adam (β 0.9, 0.999), the learning rate falling from `--lr` to 1% of it on a cosine
-//! over the epochs, weights clipped to what the i8 file holds. Forward and backward passes
-//! run on the weights rounded to the file's grid (quantization-aware training), so the
-//! engine computes exactly the trained net. `--qa` sets the first layer's grid (weights
-//! and biases times QA, activations clamped at QA; default 64): 32 makes the file about a
-//! bit per weight smaller compressed. `--decay D` (default 0) adds decoupled weight decay
-//! (AdamW) to the first-layer weights: each step also moves them `lr · D · w` toward zero,
-//! so the random start of weights that little data touches fades instead of staying as
-//! noise, and the file compresses smaller (`tools/reports/net_size.py` prints what a net costs).
-//! After each epoch: the validation loss, a float
-//! checkpoint `PREFIX.ckpt` of the best epoch so far, and that epoch's quantized net
-//! `PREFIX.nnue`. At the end, `PREFIX.check.txt`: 200 held-out positions with the float
-//! net's evaluation, which the engine's tests compare against its quantized inference.
+//! Output, after each epoch: the validation loss, a float checkpoint `PREFIX.ckpt` of the
+//! best epoch so far, and that epoch's quantized net `PREFIX.nnue`. At the end,
+//! `PREFIX.check.txt`: 200 held-out positions with the float net's evaluation, which the
+//! engine's tests compare against its quantized inference. To embed a net: `MINNOW_NET=
+//! PREFIX.nnue cargo build --release`, or name it in `nets/SHIPPED` to ship it.
 
 use minnow::fen::Fen;
 use minnow_dev::format::{RECORD_BYTES, Record};
@@ -263,7 +278,7 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
         net.qa = cfg.qa;
         return Ok(net);
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
     let net = if bytes.starts_with(b"MNN") {
         Network::from_quantized(&bytes)
     } else {
@@ -288,7 +303,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
     // `--init` keeps it. Mirroring the positions adds nothing then: they read the same.
     net.mirror |= cfg.king_mirror;
     if net.mirror && cfg.mirror {
-        println!("train: king mirroring reads a position and its mirror image alike: --mirror off");
+        println!("train: king mirroring reads a position and its mirror image alike: no mirrored copies");
         cfg.mirror = false;
     }
     let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg, net.mirror)?;
@@ -442,41 +457,54 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 }
 
 fn usage() -> &'static str {
-    "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden 32] [--buckets 8] [--qa 64] [--epochs 30] [--batch 16384] \
-     [--lr 0.001] [--wdl 0.25] [--scale K] [--valid 0.02] [--max-positions N] [--mirror] [--hce W] [--decay D] [--init NET] [--threads T] [--seed S] [--score-mult F] [--dedup] [--king-mirror]"
+    "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
+     [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--threads T] [--seed 1]\n\
+     (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
+
+/// What `--lr` and `--epochs` are when missing: there is no default that fits both kinds of run.
+const NEEDS_LR_AND_EPOCHS: &str = "--lr and --epochs are required: from random weights the shipped nets' recipe is \
+     --lr 0.002 --epochs 14; a net trained further (--init) needs a far lower rate, --lr 0.0001 --epochs 2";
+
+/// What `--scale` is when missing with `--init`.
+const NEEDS_SCALE: &str = "--init needs --scale: the scale the starting net was trained at (180 for the shipped nets); \
+     its file does not record it";
 
 fn parse(args: &[String]) -> Result<Config, String> {
     let mut cfg = Config {
         data: Vec::new(),
         out: PathBuf::new(),
-        hidden: 32,
+        hidden: 64,
         hidden_given: false,
         buckets: 8,
         qa: QA,
-        epochs: 30,
+        epochs: 0,
         batch: 16384,
-        lr: 0.001,
-        wdl: 0.25,
+        lr: 0.0,
+        wdl: 0.0,
         scale: None,
         valid: 0.02,
         max_positions: None,
-        mirror: false,
+        mirror: true,
         king_mirror: false,
         hce: 0.0,
-        decay: 0.0,
+        decay: 0.1,
         score_mult: 1.0,
-        dedup: false,
+        dedup: true,
         init: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
     };
+    let (mut lr, mut epochs) = (None, None);
     let mut i = 0;
     while i < args.len() {
-        if ["--mirror", "--dedup", "--king-mirror"].contains(&args[i].as_str()) {
-            cfg.mirror |= args[i] == "--mirror";
-            cfg.dedup |= args[i] == "--dedup";
-            cfg.king_mirror |= args[i] == "--king-mirror";
+        if ["--mirror", "--no-mirror", "--dedup", "--no-dedup", "--king-mirror"].contains(&args[i].as_str()) {
+            match args[i].as_str() {
+                "--mirror" | "--no-mirror" => cfg.mirror = args[i] == "--mirror",
+                "--dedup" | "--no-dedup" => cfg.dedup = args[i] == "--dedup",
+                _ => cfg.king_mirror = true,
+            }
             i += 1;
             continue;
         }
@@ -488,9 +516,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--hidden" => (cfg.hidden, cfg.hidden_given) = (value.parse().map_err(|_| bad())?, true),
             "--buckets" => cfg.buckets = value.parse().map_err(|_| bad())?,
             "--qa" => cfg.qa = value.parse().map_err(|_| bad())?,
-            "--epochs" => cfg.epochs = value.parse().map_err(|_| bad())?,
+            "--epochs" => epochs = Some(value.parse().map_err(|_| bad())?),
             "--batch" => cfg.batch = value.parse().map_err(|_| bad())?,
-            "--lr" => cfg.lr = value.parse().map_err(|_| bad())?,
+            "--lr" => lr = Some(value.parse().map_err(|_| bad())?),
             "--wdl" => cfg.wdl = value.parse().map_err(|_| bad())?,
             "--scale" => cfg.scale = Some(value.parse().map_err(|_| bad())?),
             "--valid" => cfg.valid = value.parse().map_err(|_| bad())?,
@@ -507,6 +535,13 @@ fn parse(args: &[String]) -> Result<Config, String> {
     }
     if cfg.data.is_empty() || cfg.out.as_os_str().is_empty() {
         return Err(usage().into());
+    }
+    (cfg.lr, cfg.epochs) = lr.zip(epochs).ok_or(NEEDS_LR_AND_EPOCHS)?;
+    if cfg.init.is_some() && cfg.scale.is_none() {
+        return Err(NEEDS_SCALE.into());
+    }
+    if !(cfg.lr > 0.0 && cfg.lr.is_finite()) {
+        return Err("--lr must be positive".into());
     }
     if !(8..=127).contains(&cfg.qa) {
         return Err("--qa must be 8..127".into());
@@ -547,12 +582,13 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{initial_net, parse};
+    use super::{NEEDS_LR_AND_EPOCHS, NEEDS_SCALE, initial_net, parse};
     use minnow_dev::nnue::Network;
 
     #[test]
     fn init_starts_from_a_net_file_and_takes_its_shape() {
         let dir = std::env::temp_dir().join(format!("minnow-train-init-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut net = Network::random(24, 2, 5);
         net.qa = 32;
@@ -560,6 +596,8 @@ mod tests {
         std::fs::write(&nnue, net.quantize()).unwrap();
         std::fs::write(&ckpt, net.quantized().to_checkpoint()).unwrap();
         std::fs::write(&junk, b"MNN3 and then nothing useful").unwrap();
+        let cut = dir.join("cut.nnue");
+        std::fs::write(&cut, &net.quantize()[..1000]).unwrap();
 
         let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--hidden", "16"])).unwrap();
         let from_file = initial_net(&mut cfg).unwrap();
@@ -572,9 +610,17 @@ mod tests {
         assert_eq!(wide.w1[..24], from_file.w1[..24]);
         let mut cfg = parse(&args(&["--init", ckpt.to_str().unwrap(), "--qa", "32"])).unwrap();
         assert_eq!(initial_net(&mut cfg).unwrap().quantize(), net.quantize());
-        for bad in [junk, dir.join("missing")] {
+        // A file with a net's magic but nonsense after it, a net file cut short, and no
+        // file at all: errors that name --init, the file and what is wrong with it.
+        let missing = dir.join("missing");
+        assert!(junk.is_file() && cut.is_file() && !missing.exists());
+        let cases =
+            [(&junk, "implausible header"), (&cut, "1000 bytes, 18596 expected"), (&missing, "No such file")];
+        for (bad, why) in cases {
             let mut cfg = parse(&args(&["--init", bad.to_str().unwrap()])).unwrap();
-            assert!(initial_net(&mut cfg).unwrap_err().contains("--init") || !bad.exists());
+            let err = initial_net(&mut cfg).unwrap_err();
+            assert!(err.starts_with(&format!("--init {}: ", bad.display())), "{err}");
+            assert!(err.contains(why), "{err}");
         }
         let mut cfg = parse(&args(&["--hidden", "16", "--buckets", "4"])).unwrap();
         let fresh = initial_net(&mut cfg).unwrap();
@@ -582,13 +628,63 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The required arguments, the learning rate, epochs and scale a test run needs, and
+    /// `extra`.
     fn args(extra: &[&str]) -> Vec<String> {
-        ["--data", "a.bin", "--out", "net"].iter().chain(extra).map(|s| s.to_string()).collect()
+        ["--data", "a.bin", "--out", "net", "--lr", "0.001", "--epochs", "1", "--scale", "100"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The defaults are the shipped net's recipe: its shape (from the header of the net
+    /// `nets/SHIPPED` names: width, QA, buckets, no king mirroring) and its training
+    /// settings (nets/README.md: --batch 16384 --wdl 0 --mirror --dedup --decay 0.1).
+    #[test]
+    fn the_defaults_are_the_shipped_nets_recipe() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let shipped = std::fs::read_to_string(root.join("nets/SHIPPED")).unwrap();
+        let net = std::fs::read(root.join(shipped.trim())).unwrap();
+        let cfg =
+            parse(&strings(&["--data", "a.bin", "--out", "net", "--lr", "0.0001", "--epochs", "2"])).unwrap();
+        let hidden = usize::from(net[4]) | usize::from(net[5]) << 8;
+        assert_eq!(
+            (cfg.hidden, cfg.qa, cfg.buckets, cfg.king_mirror),
+            (hidden, i32::from(net[6]), usize::from(net[8]), net[9] & 1 == 1),
+            "{}",
+            shipped.trim()
+        );
+        assert_eq!((cfg.batch, cfg.wdl, cfg.mirror, cfg.dedup, cfg.decay), (16384, 0.0, true, true, 0.1));
+        assert_eq!((cfg.lr, cfg.epochs, cfg.score_mult, cfg.scale), (0.0001, 2, 1.0, None));
+        let off = parse(&args(&["--no-mirror", "--no-dedup", "--decay", "0"])).unwrap();
+        assert_eq!((off.mirror, off.dedup, off.decay), (false, false, 0.0));
+    }
+
+    /// What has no default must be given, and the error says what and why.
+    #[test]
+    fn the_learning_rate_epochs_and_a_starting_nets_scale_are_required() {
+        let base = ["--data", "a.bin", "--out", "net"];
+        for missing in [&[][..], &["--lr", "0.002"], &["--epochs", "14"]] {
+            let line: Vec<&str> = base.iter().chain(missing).copied().collect();
+            assert_eq!(parse(&strings(&line)).err().as_deref(), Some(NEEDS_LR_AND_EPOCHS), "{line:?}");
+        }
+        let init = ["--data", "a.bin", "--out", "net", "--lr", "0.0001", "--epochs", "2", "--init", "a.nnue"];
+        assert_eq!(parse(&strings(&init)).err().as_deref(), Some(NEEDS_SCALE));
+        let with_scale: Vec<&str> = init.iter().chain(&["--scale", "180"]).copied().collect();
+        assert_eq!(parse(&strings(&with_scale)).unwrap().scale, Some(180.0));
+        for bad in ["0", "-1", "NaN", "inf"] {
+            assert!(parse(&args(&["--lr", bad])).is_err(), "{bad}");
+        }
+        assert!(parse(&args(&["--epochs", "0"])).is_err());
     }
 
     #[test]
-    fn decay_is_off_by_default_and_takes_a_value_in_range() {
-        assert_eq!(parse(&args(&[])).unwrap().decay, 0.0);
+    fn decay_takes_a_value_in_range() {
         assert_eq!(parse(&args(&["--decay", "0.5"])).unwrap().decay, 0.5);
         assert!(parse(&args(&["--decay", "-1"])).is_err());
         assert!(parse(&args(&["--decay", "NaN"])).is_err());
@@ -600,8 +696,6 @@ mod tests {
         use super::{Record, load};
         use minnow::Position;
         use minnow::fen::Fen;
-        assert_eq!(parse(&args(&[])).unwrap().score_mult, 1.0);
-        assert!(!parse(&args(&[])).unwrap().dedup);
         for bad in ["0", "-1", "NaN", "101"] {
             assert!(parse(&args(&["--score-mult", bad])).is_err(), "{bad}");
         }
@@ -623,16 +717,28 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let path_text = path.to_str().unwrap();
         let with = |extra: &[&str]| -> Vec<String> {
-            ["--data", path_text, "--out", "net", "--scale", "100"]
-                .iter()
-                .chain(extra)
-                .map(|s| s.to_string())
-                .collect()
+            [
+                "--data",
+                path_text,
+                "--out",
+                "net",
+                "--lr",
+                "0.001",
+                "--epochs",
+                "1",
+                "--scale",
+                "100",
+                "--no-mirror",
+            ]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
         };
-        let mut plain = parse(&with(&[])).unwrap();
+        let mut plain = parse(&with(&["--no-dedup"])).unwrap();
         let data = load(&mut plain, false).unwrap();
         assert_eq!(data.train.len() + data.valid.len(), 100);
-        let mut cfg = parse(&with(&["--dedup", "--score-mult", "0.5"])).unwrap();
+        let mut cfg = parse(&with(&["--score-mult", "0.5"])).unwrap();
         let data = load(&mut cfg, false).unwrap();
         // Only the first a and the first b survive, at half their scores.
         let kept: Vec<i16> = data.train.iter().chain(&data.valid).map(|s| s.score).collect();
