@@ -32,7 +32,7 @@
 
 use crate::format::Record;
 use minnow::fen::Fen;
-use minnow::{Position, Square};
+use minnow::{CastlingRights, Color, Piece, PieceType, Position, Square};
 
 /// Bytes per record.
 pub const SF_RECORD_BYTES: usize = 40;
@@ -60,7 +60,7 @@ impl SfRecord {
         if b.len() != SF_RECORD_BYTES {
             return Err(format!("a record is {SF_RECORD_BYTES} bytes, not {}", b.len()));
         }
-        let pos = Position::from_fen(&packed_fen(&b[..32])?).map_err(|e| e.to_string())?;
+        let pos = packed_position(&b[..32])?;
         let score = i16::from_le_bytes([b[32], b[33]]);
         let raw = u16::from_le_bytes([b[34], b[35]]);
         let (to, from, kind) = ((raw & 63) as u8, ((raw >> 6) & 63) as u8, raw >> 14);
@@ -70,7 +70,8 @@ impl SfRecord {
         }
         let ours = |sq: u8| pos.piece_on(Square::new(sq)).is_some_and(|p| p.color() == pos.side_to_move());
         if !ours(from) {
-            return Err(format!("best move {}: no piece of the side to move on its origin", move_text(raw)));
+            let (from, to) = (Square::new(from), Square::new(to));
+            return Err(format!("best move {from}{to}: no piece of the side to move on its origin"));
         }
         // Castling takes the player's own rook; a capture takes a piece of the other side.
         let captures = kind == 2 || (kind != 3 && pos.piece_on(Square::new(to)).is_some() && !ours(to));
@@ -90,7 +91,7 @@ impl SfRecord {
         let (to, from, kind) = (self.best & 63, (self.best >> 6) & 63, self.best >> 14);
         let to = if kind == 3 { (from & !7) + if to > from { 6 } else { 2 } } else { to };
         let promotion = if kind == 1 { ["n", "b", "r", "q"][usize::from(self.best >> 12 & 3)] } else { "" };
-        format!("{}{}{promotion}", square_name(from), square_name(to))
+        format!("{}{}{promotion}", Square::new(from as u8), Square::new(to as u8))
     }
 
     /// minnow's record of the position: the same score and result, castling rights,
@@ -98,16 +99,6 @@ impl SfRecord {
     pub fn record(&self) -> Record {
         Record::new(&self.pos, self.score, (self.result + 1) as u8, self.ply)
     }
-}
-
-/// `e2` for square 12.
-fn square_name(sq: u16) -> String {
-    format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
-}
-
-/// `e2e4`, `e1h1` for a raw move as stored (its kind left out): for error messages.
-fn move_text(raw: u16) -> String {
-    format!("{}{}", square_name((raw >> 6) & 63), square_name(raw & 63))
 }
 
 /// Bits of the 32-byte position, low bit of byte 0 first.
@@ -134,79 +125,59 @@ impl Bits<'_> {
     }
 }
 
-/// The FEN of a packed position (validated by the FEN reader afterwards).
-fn packed_fen(data: &[u8]) -> Result<String, String> {
+/// The packed position, set up square by square and then checked by the FEN reader (two
+/// kings, no pawn on a back rank, castling rights with their king and rook, the side not to
+/// move not in check, …), which the set-up alone does not do.
+fn packed_position(data: &[u8]) -> Result<Position, String> {
     let mut bits = Bits { data, at: 0 };
-    let black_to_move = bits.bit()? == 1;
-    let kings = [bits.bits(6)?, bits.bits(6)?];
+    let side = if bits.bit()? == 1 { Color::Black } else { Color::White };
+    let kings = [bits.bits(6)? as u8, bits.bits(6)? as u8];
     if kings[0] == kings[1] {
         return Err("both kings on one square".into());
     }
-    let mut board = [' '; 64];
-    board[kings[0] as usize] = 'K';
-    board[kings[1] as usize] = 'k';
+    let mut pos = Position::empty();
+    pos.put(Piece::new(Color::White, PieceType::King), Square::new(kings[0]));
+    pos.put(Piece::new(Color::Black, PieceType::King), Square::new(kings[1]));
     for rank in (0..8).rev() {
         for file in 0..8 {
             let sq = rank * 8 + file;
-            if board[sq] != ' ' {
-                continue; // a king's square is not in the stream
-            }
-            if bits.bit()? == 0 {
-                continue;
+            if kings.contains(&sq) || bits.bit()? == 0 {
+                continue; // a king's square is not in the stream; 0 is an empty square
             }
             // A piece: three more bits of its code (the first, 1, is read), then its colour.
-            let letter = match bits.bits(3)? {
-                0b000 => 'p',
-                0b001 => 'n',
-                0b010 => 'b',
-                0b011 => 'r',
-                0b100 => 'q',
+            let kind = match bits.bits(3)? {
+                0b000 => PieceType::Pawn,
+                0b001 => PieceType::Knight,
+                0b010 => PieceType::Bishop,
+                0b011 => PieceType::Rook,
+                0b100 => PieceType::Queen,
                 other => return Err(format!("piece code {:04b} on square {sq}", other << 1 | 1)),
             };
-            board[sq] = if bits.bit()? == 1 { letter } else { letter.to_ascii_uppercase() };
+            let colour = if bits.bit()? == 1 { Color::Black } else { Color::White };
+            pos.put(Piece::new(colour, kind), Square::new(sq));
         }
     }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                ' ' => empty += 1,
-                c => {
-                    if empty > 0 {
-                        fen.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen.push_str(if black_to_move { " b " } else { " w " });
-    let mut castling = String::new();
-    for right in ['K', 'Q', 'k', 'q'] {
+    let mut castling = CastlingRights::empty();
+    for right in [
+        CastlingRights::WHITE_KING,
+        CastlingRights::WHITE_QUEEN,
+        CastlingRights::BLACK_KING,
+        CastlingRights::BLACK_QUEEN,
+    ] {
         if bits.bit()? == 1 {
-            castling.push(right);
+            castling |= right;
         }
     }
-    fen.push_str(if castling.is_empty() { "-" } else { &castling });
-    if bits.bit()? == 1 {
-        let sq = bits.bits(6)?;
-        fen.push_str(&format!(" {}", square_name(sq as u16)));
-    } else {
-        fen.push_str(" -");
-    }
+    let en_passant = if bits.bit()? == 1 { Some(Square::new(bits.bits(6)? as u8)) } else { None };
     let halfmove_low = bits.bits(6)?;
     let fullmove = bits.bits(8)? | bits.bits(8)? << 8;
     let halfmove = halfmove_low | bits.bits(1)? << 6;
-    fen.push_str(&format!(" {halfmove} {}", fullmove.max(1)));
-    Ok(fen)
+    pos.set_side_to_move(side);
+    pos.set_castling(castling);
+    pos.set_en_passant(en_passant);
+    pos.set_clocks(halfmove as u16, fullmove.max(1) as u16);
+    pos.finish_setup();
+    Position::from_fen(&pos.fen()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -473,29 +473,37 @@ fn parse_args(args: &[String]) -> Result<(), String> {
             };
             let mut i = 1;
             while i < args.len() {
-                match args[i].as_str() {
-                    "--out" => cfg.out = PathBuf::from(value(i)?),
-                    "--min-ply" => cfg.min_ply = number(i)?.min(u64::from(u16::MAX)) as u16,
-                    "--max-score" => cfg.max_score = number(i)?.min(i16::MAX as u64) as i16,
-                    "--keep-check" | "--keep-noisy" => {
-                        if args[i] == "--keep-check" {
-                            cfg.keep_check = true;
-                        } else {
-                            cfg.keep_noisy = true;
-                        }
-                        i += 1;
-                        continue;
+                // How many arguments each takes: an option and its value, a flag or an input.
+                let taken = match args[i].as_str() {
+                    "--out" => {
+                        cfg.out = PathBuf::from(value(i)?);
+                        2
+                    }
+                    "--min-ply" => {
+                        cfg.min_ply = number(i)?.min(u64::from(u16::MAX)) as u16;
+                        2
+                    }
+                    "--max-score" => {
+                        cfg.max_score = number(i)?.min(i16::MAX as u64) as i16;
+                        2
+                    }
+                    "--keep-check" => {
+                        cfg.keep_check = true;
+                        1
+                    }
+                    "--keep-noisy" => {
+                        cfg.keep_noisy = true;
+                        1
                     }
                     other if other.starts_with("--") => {
                         return Err(format!("unknown option {other}\n{}", usage()));
                     }
                     input => {
                         cfg.inputs.push(PathBuf::from(input));
-                        i += 1;
-                        continue;
+                        1
                     }
-                }
-                i += 2;
+                };
+                i += taken;
             }
             if cfg.out.as_os_str().is_empty() || cfg.inputs.is_empty() {
                 return Err(format!("--out and at least one input are required\n{}", usage()));

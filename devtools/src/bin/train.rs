@@ -499,12 +499,23 @@ fn parse(args: &[String]) -> Result<Config, String> {
     let (mut lr, mut epochs) = (None, None);
     let mut i = 0;
     while i < args.len() {
-        if ["--mirror", "--no-mirror", "--dedup", "--no-dedup", "--king-mirror"].contains(&args[i].as_str()) {
-            match args[i].as_str() {
-                "--mirror" | "--no-mirror" => cfg.mirror = args[i] == "--mirror",
-                "--dedup" | "--no-dedup" => cfg.dedup = args[i] == "--dedup",
-                _ => cfg.king_mirror = true,
+        // Flags first: they take no value.
+        let is_flag = match args[i].as_str() {
+            "--mirror" | "--no-mirror" => {
+                cfg.mirror = args[i] == "--mirror";
+                true
             }
+            "--dedup" | "--no-dedup" => {
+                cfg.dedup = args[i] == "--dedup";
+                true
+            }
+            "--king-mirror" => {
+                cfg.king_mirror = true;
+                true
+            }
+            _ => false,
+        };
+        if is_flag {
             i += 1;
             continue;
         }
