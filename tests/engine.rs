@@ -345,15 +345,6 @@ mod nnue {
                 .unwrap();
         assert_eq!(evaluate(&pos), evaluate(&mirror));
         assert_eq!(pos.side_to_move(), Color::White);
-        let mut n = 0;
-        for set in common::repo_position_sets() {
-            n += common::check_colour_symmetry(&set, evaluate, 0).0;
-        }
-        assert_eq!(n, 6100, "positions checked in tests/data");
-        for set in common::shared_position_sets() {
-            let (checked, _) = common::check_colour_symmetry(&set, evaluate, 0);
-            eprintln!("{}: {checked} positions symmetric", set.name);
-            assert!(checked >= 2000, "{}: {checked}", set.name);
-        }
+        common::check_colour_symmetry_of_every_set(evaluate);
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, bestmove, continuation, info_time, mirror_fen, run, tt_storage};
+use common::{Engine, bestmove, continuation, info_field, mirror_fen, run, tt_storage};
 use minnow::Position;
 use minnow::eval::evaluate;
 use minnow::fen::Fen;
@@ -264,10 +264,6 @@ fn bare_kings_are_a_draw() {
     assert!(last.contains("score cp 0 "), "{last}");
 }
 
-fn check_hand_crafted_symmetry(set: &common::PositionSet) -> usize {
-    common::check_colour_symmetry(set, evaluate, 0).0
-}
-
 /// The hand-crafted evaluation (the search's with `--no-default-features`; the shipped
 /// net's symmetry is `tests/engine.rs`'s `nnue::evaluation_is_colour_symmetric`) scores a
 /// position and its colour-flipped mirror alike: on every position of the repository's
@@ -278,13 +274,7 @@ fn hand_crafted_evaluation_is_colour_symmetric() {
         mirror_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
         "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"
     );
-    let n: usize = common::repo_position_sets().iter().map(check_hand_crafted_symmetry).sum();
-    assert_eq!(n, 6100, "positions checked in tests/data");
-    for set in common::shared_position_sets() {
-        let checked = check_hand_crafted_symmetry(&set);
-        eprintln!("{}: {checked} positions symmetric", set.name);
-        assert!(checked >= 2000, "{}: {checked}", set.name);
-    }
+    common::check_colour_symmetry_of_every_set(evaluate);
 }
 
 // ---- The binary over pipes, during searches ----
@@ -298,7 +288,8 @@ fn hand_crafted_evaluation_is_colour_symmetric() {
 /// milliseconds by its own clock. The lines read.
 fn still_searching_after(e: &mut Engine, ms: u64) -> Vec<String> {
     let lines = e.until_line(&format!("an info line at {ms} ms or a bestmove"), |l| {
-        l.starts_with("bestmove") || (l.starts_with("info depth") && info_time(l).is_some_and(|t| t >= ms))
+        l.starts_with("bestmove")
+            || (l.starts_with("info depth") && info_field(l, "time").is_some_and(|t| t >= ms))
     });
     assert!(!lines.last().unwrap().starts_with("bestmove"), "the search stopped before {ms} ms: {lines:?}");
     lines

@@ -138,9 +138,7 @@ fn clear_hash_empties_the_table() {
             lines = engine.until("bestmove");
         }
         let last = lines.iter().rfind(|l| l.starts_with("info depth 8 ")).expect("depth 8 reached");
-        let words: Vec<&str> = last.split(' ').collect();
-        let at = words.iter().position(|&w| w == "nodes").expect("nodes");
-        words[at + 1].parse().unwrap()
+        common::info_field(last, "nodes").expect("nodes")
     };
     let search = "position startpos moves e2e4 e7e5\ngo depth 8\n";
     let warm = "position startpos moves e2e4\ngo depth 9\n";
