@@ -3,7 +3,7 @@
 commit, constants and features) and plays them with `match.py`'s SPRT.
 
     .venv/bin/python tools/sprt.py --test HEAD --base HEAD~1 --nodes 10000
-    .venv/bin/python tools/sprt.py --test HEAD --features tune --option RAZOR_DEPTH=3 --nodes 10000
+    .venv/bin/python tools/sprt.py --test HEAD --features tune --option PRUNE_AT_LMR_DEPTH=0 --nodes 10000
     .venv/bin/python tools/sprt.py --test HEAD --base 8469a17 --tc 2+0.05 --elo 0,10
 
 - `--set NAME=VALUE` / `--base-set NAME=VALUE`: a constant of params.rs in the test / base

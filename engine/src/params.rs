@@ -520,12 +520,6 @@ tunables! {
     /// SEE pruning deepest depth.
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
-    /// History pruning of quiets: deepest depth (0: off; 4 measured +7.5 Elo, not
-    /// proven) ...
-    HISTORY_PRUNE_DEPTH: i32 = 0, 0..=8;
-    /// ... and history below −this × depth.
-    HISTORY_PRUNE_MARGIN: i32 = 1024, 256..=8192;
-
     /// Late-move reductions from this depth ...
     LMR_DEPTH: i32 = 3, 2..=5;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
@@ -549,29 +543,13 @@ tunables! {
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
 
-    // Candidate steps from the Stockfish family (f652d8c), each switched off by 0
-    // (docs/search.md has every screen). Those still off await a match that proves them;
-    // the shipped build compiles them away.
-    /// Razoring: deepest depth (0: off) ...
-    RAZOR_DEPTH: i32 = 0, 0..=4;
-    /// ... when the eval is this much per ply below alpha.
-    RAZOR_MARGIN: i32 = 250, 100..=600;
-    /// ProbCut: shallowest depth (0: off) ...
-    PROBCUT_DEPTH: i32 = 0, 0..=8;
-    /// ... for a capture that reaches beta plus this in a search 4 plies shallower.
-    PROBCUT_MARGIN: i32 = 200, 80..=400;
-    /// Late-move reduction of captures, in percent of a quiet move's (0: off).
-    NOISY_LMR_PERCENT: i32 = 0, 0..=100;
-    /// Reverse futility returns the mean of eval and beta instead of eval (0: off).
-    RFP_BLEND: i32 = 0, 0..=1;
+    // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
+    // that did not prove themselves were deleted (git keeps them).
     /// SEE pruning of checking moves below −this × depth (0: checks never pruned).
     /// (With PRUNE_AT_LMR_DEPTH: +25 Elo at 2+0.05.)
     CHECK_SEE_MARGIN: i32 = 100, 0..=400;
-    /// Quiescence futility: captures that win no material are skipped when the eval plus
-    /// this stays below alpha (0: off).
-    QS_FUTILITY_MARGIN: i32 = 0, 0..=400;
-    /// Futility, SEE and history pruning of quiets judge a move by the depth it would
-    /// have after its late-move reduction, not the node's (0: off).
+    /// Futility and SEE pruning of quiets judge a move by the depth it would have after
+    /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).

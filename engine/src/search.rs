@@ -593,19 +593,7 @@ impl Searcher {
                 && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
             {
-                return if tp!(RFP_BLEND) > 0 { (eval + beta) / 2 } else { eval };
-            }
-
-            // Step 8a. Razoring: far below alpha at low depth, only a capture could help; if
-            // quiescence finds none that does, trust it.
-            if depth <= tp!(RAZOR_DEPTH) && eval + tp!(RAZOR_MARGIN) * depth < alpha {
-                let s = self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
-                if self.stopped {
-                    return 0;
-                }
-                if s < alpha {
-                    return s;
-                }
+                return eval;
             }
 
             // Step 9. Null-move pruning: if passing still fails high, a real move will
@@ -634,34 +622,6 @@ impl Searcher {
                 }
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
-
-            // Step 9a. ProbCut: a good capture that beats beta by a margin in a search 4
-            // plies shallower (after quiescence agrees) will beat beta at full depth.
-            let probcut_beta = beta + tp!(PROBCUT_MARGIN);
-            if tp!(PROBCUT_DEPTH) > 0
-                && depth >= tp!(PROBCUT_DEPTH)
-                && beta.abs() < MATE_BOUND
-                && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
-            {
-                let mut picker = MovePicker::new_quiescence(tt_move, false, false);
-                while let Some(m) = picker.next(pos, &self.histories) {
-                    if !pos.see_ge(m, probcut_beta - static_eval) {
-                        continue;
-                    }
-                    let child = self.make_move(pos, ply, m, false);
-                    let mut s = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0, host);
-                    if s >= probcut_beta {
-                        s = -self.negamax(&child, depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, host);
-                    }
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s >= probcut_beta {
-                        self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, ply);
-                        return s;
-                    }
                 }
             }
         }
@@ -712,8 +672,8 @@ impl Searcher {
             if !root && best_score > -MATE_BOUND {
                 let prune = if quiet {
                     // The depth the move would be searched to after its late-move reduction:
-                    // the futility, SEE and history margins below judge a quiet by it, as a
-                    // late quiet would be searched that shallow anyway (+73 Elo at fixed nodes).
+                    // the futility and SEE margins below judge a quiet by it, as a late quiet
+                    // would be searched that shallow anyway (+73 Elo at fixed nodes).
                     let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
                         (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
                     } else {
@@ -729,13 +689,6 @@ impl Searcher {
                             && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha)
                         || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
                             && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
-                    // History pruning: a quiet move that has failed low again and again
-                    // here (butterfly and continuation histories) is not worth a search
-                    // at low depth. Off (HISTORY_PRUNE_DEPTH 0): depth 4 measured +7.5 Elo,
-                    // not proven.
-                        || (tp!(HISTORY_PRUNE_DEPTH) > 0
-                            && lmr_depth <= tp!(HISTORY_PRUNE_DEPTH)
-                            && self.histories.quiet_score(pos, prev, m) < -tp!(HISTORY_PRUNE_MARGIN) * depth)
                 } else {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
                 };
@@ -803,17 +756,13 @@ impl Searcher {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && !child.in_check() {
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
+                {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
-                    if quiet {
-                        r += !improving as i32;
-                        r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
-                            as i32;
-                        r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    } else {
-                        r = r * tp!(NOISY_LMR_PERCENT) / 100;
-                    }
+                    r += !improving as i32;
+                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
+                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -979,14 +928,6 @@ impl Searcher {
                     + tp!(DELTA_MARGIN)
                     <= alpha
                 {
-                    continue;
-                }
-                // Quiescence futility: hopeless unless the capture wins material.
-                if tp!(QS_FUTILITY_MARGIN) > 0
-                    && static_eval + tp!(QS_FUTILITY_MARGIN) <= alpha
-                    && !pos.see_ge(m, 1)
-                {
-                    best_score = best_score.max(static_eval + tp!(QS_FUTILITY_MARGIN));
                     continue;
                 }
             }

@@ -616,10 +616,10 @@ def test_answer_time_percentiles_and_a_short_run(capsys):
 def test_sprt_helper_specs_cache_and_verdict():
     import sprt
 
-    spec = sprt.engine_spec(Path("/x/minnow"), "razor", ["RAZOR_DEPTH=3", "RAZOR_MARGIN=200"])
-    assert spec == "cmd=/x/minnow name=razor option.Hash=1 option.RAZOR_DEPTH=3 option.RAZOR_MARGIN=200"
+    spec = sprt.engine_spec(Path("/x/minnow"), "lmr", ["LMR_BASE=90", "LMR_DIVISOR=200"])
+    assert spec == "cmd=/x/minnow name=lmr option.Hash=1 option.LMR_BASE=90 option.LMR_DIVISOR=200"
     with pytest.raises(ValueError):
-        sprt.engine_spec(Path("/x/minnow"), "bad", ["RAZOR_DEPTH"])
+        sprt.engine_spec(Path("/x/minnow"), "bad", ["LMR_BASE"])
     # One cache folder per commit, constants and features; the order of --set does not matter.
     a = sprt.build_dir("0123456789abcdef", ["A=1", "B=2"], "tune")
     assert a == sprt.build_dir("0123456789abcdef", ["B=2", "A=1"], "tune")

@@ -3,7 +3,7 @@
 number to watch when the search's selectivity changes (the pruning screens of docs/search.md), not a target.
 
     .venv/bin/python tools/reports/depth_at_nodes.py --engine target/release/minnow --nodes 20000
-    .venv/bin/python tools/reports/depth_at_nodes.py --engine target/tune/release/minnow --option PROBCUT_DEPTH=5
+    .venv/bin/python tools/reports/depth_at_nodes.py --engine target/tune/release/minnow --option PRUNE_AT_LMR_DEPTH=0
 
 Each of the 16 positions of `frontend/src/bench.rs` is searched from a cleared state
 (`ucinewgame`, Hash 1) with `go nodes N`; the depth is that of the last `info depth` line
