@@ -175,10 +175,29 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// SCReLU: the square of x clamped to [0, 1] (written with selects rather than `clamp`,
+/// whose NaN rules keep the compiler from vectorising the loops that call it; the values
+/// are the same).
 #[inline]
+#[allow(clippy::manual_clamp)]
 fn screlu(x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
+    let c = if x < 0.0 {
+        0.0
+    } else if x > 1.0 {
+        1.0
+    } else {
+        x
+    };
     c * c
+}
+
+/// Working memory of [`Network::backward_with`], one per training thread.
+#[derive(Default)]
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+    d_us: Vec<f32>,
+    d_them: Vec<f32>,
 }
 
 impl Network {
@@ -223,16 +242,22 @@ impl Network {
 
     /// The two accumulators (side to move's, other side's) before activation.
     pub fn accumulators(&self, s: &Sample) -> (Vec<f32>, Vec<f32>) {
+        let mut buf = Scratch::default();
+        self.accumulate(s, &mut buf);
+        (buf.us, buf.them)
+    }
+
+    /// Fills `buf.us` and `buf.them` with the two accumulators, reusing their memory.
+    fn accumulate(&self, s: &Sample, buf: &mut Scratch) {
         let (us, them) = s.perspectives();
-        let acc = |features: &[u16]| {
-            let mut a = self.b1.clone();
+        for (features, a) in [(us, &mut buf.us), (them, &mut buf.them)] {
+            a.clear();
+            a.extend_from_slice(&self.b1);
             for &f in features {
                 let row = &self.w1[f as usize * self.hidden..(f as usize + 1) * self.hidden];
                 a.iter_mut().zip(row).for_each(|(x, w)| *x += w);
             }
-            a
-        };
-        (acc(us), acc(them))
+        }
     }
 
     /// (output weights, output bias) of a sample's bucket.
@@ -245,12 +270,15 @@ impl Network {
     /// weights in `w2`, output).
     fn output_of(&self, s: &Sample, us: &[f32], them: &[f32]) -> (usize, f32) {
         let h = self.hidden;
-        let (w, mut out) = self.output(s);
-        let w2 = &self.w2[w..w + 2 * h];
-        for i in 0..h {
-            out += screlu(us[i]) * w2[i] + screlu(them[i]) * w2[h + i];
+        let (w, bias) = self.output(s);
+        let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
+        // Eight running sums, one per lane: a single sum would be a chain of dependent
+        // additions that the compiler may not reorder into vector lanes.
+        let mut lanes = [0.0f32; 8];
+        for (i, (((&u, &t), &wu), &wt)) in us.iter().zip(them).zip(w_us).zip(w_them).enumerate() {
+            lanes[i % 8] += screlu(u) * wu + screlu(t) * wt;
         }
-        (w, out)
+        (w, bias + lanes.iter().sum::<f32>())
     }
 
     /// Output (eval / 400) of a sample.
@@ -267,32 +295,39 @@ impl Network {
     /// Adds the gradient of `(sigmoid(o · 400 / scale) − target)²` for one sample to `g`
     /// and returns the loss.
     pub fn backward(&self, s: &Sample, scale: f32, g: &mut Network) -> f32 {
-        let (us, them) = self.accumulators(s);
+        self.backward_with(s, scale, g, &mut Scratch::default())
+    }
+
+    /// [`Network::backward`] with the working memory `buf` reused from sample to sample
+    /// (the trainer's inner loop: no allocation, and loops without branches that the
+    /// compiler vectorises).
+    pub fn backward_with(&self, s: &Sample, scale: f32, g: &mut Network, buf: &mut Scratch) -> f32 {
+        self.accumulate(s, buf);
         let h = self.hidden;
-        let (w, out) = self.output_of(s, &us, &them);
-        let w2 = &self.w2[w..w + 2 * h];
+        let (w, out) = self.output_of(s, &buf.us, &buf.them);
         let k = EVAL_SCALE / scale;
         let p = sigmoid(out * k);
         let err = p - s.target;
         let d_out = 2.0 * err * p * (1.0 - p) * k;
         g.b2[w / (2 * h)] += d_out;
+        let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
+        let (g_us, g_them) = g.w2[w..w + 2 * h].split_at_mut(h);
+        buf.d_us.resize(h, 0.0);
+        buf.d_them.resize(h, 0.0);
+        for (a, wt, gw, d) in
+            [(&buf.us, w_us, g_us, &mut buf.d_us), (&buf.them, w_them, g_them, &mut buf.d_them)]
+        {
+            for (((&a, &wt), gw), d) in a.iter().zip(wt).zip(gw.iter_mut()).zip(d.iter_mut()) {
+                *gw += d_out * screlu(a);
+                // SCReLU's slope: 2a inside (0, 1), flat outside.
+                *d = if a > 0.0 && a < 1.0 { d_out * wt * 2.0 * a } else { 0.0 };
+            }
+        }
+        for ((b, du), dt) in g.b1.iter_mut().zip(&buf.d_us).zip(&buf.d_them) {
+            *b += du + dt;
+        }
         let (fu, ft) = s.perspectives();
-        let mut d_us = vec![0.0f32; h];
-        let mut d_them = vec![0.0f32; h];
-        for i in 0..h {
-            g.w2[w + i] += d_out * screlu(us[i]);
-            g.w2[w + h + i] += d_out * screlu(them[i]);
-            if us[i] > 0.0 && us[i] < 1.0 {
-                d_us[i] = d_out * w2[i] * 2.0 * us[i];
-            }
-            if them[i] > 0.0 && them[i] < 1.0 {
-                d_them[i] = d_out * w2[h + i] * 2.0 * them[i];
-            }
-        }
-        for i in 0..h {
-            g.b1[i] += d_us[i] + d_them[i];
-        }
-        for (features, d) in [(fu, &d_us), (ft, &d_them)] {
+        for (features, d) in [(fu, &buf.d_us), (ft, &buf.d_them)] {
             for &f in features {
                 let row = &mut g.w1[f as usize * h..(f as usize + 1) * h];
                 row.iter_mut().zip(d.iter()).for_each(|(x, d)| *x += d);

@@ -72,6 +72,13 @@
 //! staying as noise, and the file compresses smaller (`tools/reports/net_size.py` prints
 //! what a net costs); `--decay 0` turns it off.
 //!
+//! Memory: the training set is held as its 32-byte records (the samples, about 140 bytes
+//! each, are made batch by batch as they are used), with 4 bytes a sample for the shuffled
+//! order and, while loading, 8 bytes a position for de-duplication: about 45 bytes a
+//! position with mirroring, so 200 M positions train in 9 GB. An epoch plays the part of
+//! the field's superbatch: validation and checkpoints come once an epoch (the learning
+//! rate falls batch by batch over the whole run).
+//!
 //! Output, after each epoch: the validation loss, a float checkpoint `PREFIX.ckpt` of the
 //! best epoch so far, and that epoch's quantized net `PREFIX.nnue`. At the end,
 //! `PREFIX.check.txt`: 200 held-out positions with the float net's evaluation, which the
@@ -80,7 +87,7 @@
 
 use minnow::fen::Fen;
 use minnow_dev::format::{RECORD_BYTES, Record};
-use minnow_dev::nnue::{Network, QA, Sample, sigmoid};
+use minnow_dev::nnue::{Network, QA, Sample, Scratch, sigmoid};
 use minnow_dev::rng::Rng;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -117,9 +124,12 @@ struct Config {
     seed: u64,
 }
 
-/// Training samples, validation samples and the validation records (for the check file).
+/// The training records (32 bytes each, the score already multiplied by `--score-mult`),
+/// validation samples and the validation records (for the check file). The training set
+/// stays as records, about a quarter of a sample's bytes, and each batch makes its samples
+/// as it goes: hundreds of millions of positions fit in memory that way.
 struct Data {
-    train: Vec<Sample>,
+    train: Vec<[u8; RECORD_BYTES]>,
     valid: Vec<Sample>,
     valid_records: Vec<Record>,
     /// Validation loss of the hand-crafted evaluation.
@@ -128,76 +138,127 @@ struct Data {
     fitted: f32,
 }
 
-/// The data as the net reads it: with `king_mirror` (the net's flag) every sample king-mirrored.
+/// How a training record becomes the sample the net learns from.
+#[derive(Clone, Copy)]
+struct Targets {
+    wdl: f32,
+    scale: f32,
+    /// The hand-crafted evaluation's weight in the score (`--hce`).
+    hce: f32,
+    /// Every sample king-mirrored (the net's flag).
+    king_mirror: bool,
+}
+
+impl Targets {
+    /// The sample of a training record, mirrored left to right if `mirrored`.
+    fn sample(&self, bytes: &[u8; RECORD_BYTES], mirrored: bool) -> Sample {
+        // Checked as the file was read.
+        let r = Record::from_bytes(bytes).expect("a record checked when loaded");
+        let s = if self.hce > 0.0 {
+            let hce = minnow::eval::evaluate(&r.position()) as f32;
+            Sample::with_score(
+                &r,
+                (1.0 - self.hce) * f32::from(r.score) + self.hce * hce,
+                self.wdl,
+                self.scale,
+            )
+        } else {
+            Sample::new(&r, self.wdl, self.scale)
+        };
+        let s = if mirrored { s.mirrored() } else { s };
+        if self.king_mirror { s.king_mirrored() } else { s }
+    }
+}
+
+/// A 64-bit digest of a record's placement and side to move (bytes 0..24 and 27), for
+/// de-duplication: at 10^9 positions two different ones share a digest with a chance of
+/// about 3%, against the 25-byte keys' tens of gigabytes.
+fn position_key(b: &[u8]) -> u64 {
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+    let mut h = u64::from(b[27]) ^ 0x9E37_79B9_7F4A_7C15;
+    for w in [word(0), word(8), word(16)] {
+        h = (h ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 31;
+    }
+    h
+}
+
+/// The hasher of a set of digests that are already well mixed: the digest itself.
+#[derive(Default)]
+struct Identity(u64);
+
+impl std::hash::Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 digests are hashed")
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The data as the net reads it: with `king_mirror` (the net's flag) every validation
+/// sample king-mirrored (training samples are made by [`Targets::sample`]).
 fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     // Every file's records and where its held-out part starts.
     let mut files = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Identity>> =
+        Default::default();
     let (mut read, mut duplicates) = (0usize, 0usize);
     for path in &cfg.data {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if bytes.len() % RECORD_BYTES != 0 {
             eprintln!("train: {}: ignoring a partial record at the end", path.display());
         }
-        let mut records = Vec::with_capacity(bytes.len() / RECORD_BYTES);
+        let mut records: Vec<[u8; RECORD_BYTES]> = Vec::with_capacity(bytes.len() / RECORD_BYTES);
+        if cfg.dedup {
+            seen.reserve(bytes.len() / RECORD_BYTES);
+        }
         for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
             let mut r =
                 Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?;
             read += 1;
-            if cfg.dedup {
-                // Placement and side to move: bytes 0..24 and 27.
-                let mut key = [0u8; 25];
-                key[..24].copy_from_slice(&chunk[..24]);
-                key[24] = chunk[27];
-                if !seen.insert(key) {
-                    duplicates += 1;
-                    continue;
-                }
+            if cfg.dedup && !seen.insert(position_key(chunk)) {
+                duplicates += 1;
+                continue;
             }
             if cfg.score_mult != 1.0 {
                 r.score = (f32::from(r.score) * cfg.score_mult).round().clamp(-32_000.0, 32_000.0) as i16;
             }
-            records.push(r);
+            records.push(r.to_bytes());
         }
+        drop(bytes);
         if let Some(max) = cfg.max_positions {
             records.truncate(max / cfg.data.len());
         }
         let split = records.len() - (records.len() as f64 * cfg.valid) as usize;
         files.push((records, split));
     }
+    drop(seen);
     if cfg.dedup {
         println!("train: {read} records read, {duplicates} duplicates dropped");
     }
+    let record = |b: &[u8; RECORD_BYTES]| Record::from_bytes(b).expect("a record checked when loaded");
     let held_out: Vec<(i16, u8)> = files
         .iter()
-        .flat_map(|(records, split)| records[*split..].iter().map(|r| (r.score, r.result)))
+        .flat_map(|(records, split)| records[*split..].iter().map(record).map(|r| (r.score, r.result)))
         .collect();
     let fitted = fitted_scale(&held_out);
     let scale = *cfg.scale.get_or_insert(fitted);
-    let sample = |s: Sample| if king_mirror { s.king_mirrored() } else { s };
     let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
+    train.reserve_exact(files.iter().map(|(_, split)| split).sum());
     let mut hce_loss = 0.0;
-    for (records, split) in &files {
-        for (i, r) in records.iter().enumerate() {
-            let hce = || minnow::eval::evaluate(&r.position()) as f32;
-            if i < *split {
-                let s = sample(if cfg.hce > 0.0 {
-                    let score = (1.0 - cfg.hce) * f32::from(r.score) + cfg.hce * hce();
-                    Sample::with_score(r, score, cfg.wdl, scale)
-                } else {
-                    Sample::new(r, cfg.wdl, scale)
-                });
-                train.push(s);
-                if cfg.mirror {
-                    train.push(s.mirrored());
-                }
-            } else {
-                let s = sample(Sample::new(r, cfg.wdl, scale));
-                let e = sigmoid(hce() / scale) - s.target;
-                hce_loss += f64::from(e * e);
-                valid.push(s);
-                valid_records.push(*r);
-            }
+    for (records, split) in files {
+        train.extend_from_slice(&records[..split]);
+        for r in records[split..].iter().map(record) {
+            let s = Sample::new(&r, cfg.wdl, scale);
+            let s = if king_mirror { s.king_mirrored() } else { s };
+            let e = sigmoid(minnow::eval::evaluate(&r.position()) as f32 / scale) - s.target;
+            hce_loss += f64::from(e * e);
+            valid.push(s);
+            valid_records.push(r);
         }
     }
     hce_loss /= valid.len().max(1) as f64;
@@ -229,16 +290,31 @@ fn loss(net: &Network, samples: &[Sample], scale: f32, threads: usize) -> f64 {
     total / samples.len() as f64
 }
 
-/// The summed gradient and loss of a batch (in parallel; summed in a fixed order).
-fn gradient(net: &Network, batch: &[&Sample], scale: f32, threads: usize) -> (Network, f64) {
+/// The summed gradient and loss of a batch (in parallel; summed in a fixed order). `batch`
+/// holds sample numbers: record `i / copies`, mirrored if `i % copies` is 1.
+fn gradient(
+    net: &Network,
+    batch: &[u32],
+    train: &[[u8; RECORD_BYTES]],
+    copies: usize,
+    targets: Targets,
+    threads: usize,
+) -> (Network, f64) {
     let chunk = batch.len().div_ceil(threads);
     let parts: Vec<(Network, f64)> = std::thread::scope(|s| {
         let handles: Vec<_> = batch
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
-                    let mut g = net.zeros_like();
-                    let l: f64 = part.iter().map(|x| f64::from(net.backward(x, scale, &mut g))).sum();
+                    let (mut g, mut buf) = (net.zeros_like(), Scratch::default());
+                    let l: f64 = part
+                        .iter()
+                        .map(|&i| {
+                            let i = i as usize;
+                            let x = targets.sample(&train[i / copies], i % copies == 1);
+                            f64::from(net.backward_with(&x, targets.scale, &mut g, &mut buf))
+                        })
+                        .sum();
                     (g, l)
                 })
             })
@@ -308,12 +384,13 @@ fn train(mut cfg: Config) -> Result<(), String> {
     }
     let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg, net.mirror)?;
     let scale = cfg.scale.unwrap_or(fitted);
+    let copies = if cfg.mirror { 2 } else { 1 };
     if train.is_empty() || valid.is_empty() {
         return Err("no data to train or validate on".into());
     }
     println!(
         "train: {} training and {} validation positions, hidden {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, hce {}, decay {}, scale {}, {} threads, seed {}, from {}",
-        train.len(),
+        train.len() * copies,
         valid.len(),
         cfg.hidden,
         cfg.buckets,
@@ -332,9 +409,15 @@ fn train(mut cfg: Config) -> Result<(), String> {
     let (mut m, mut v) = (net.zeros_like(), net.zeros_like());
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
-    let mut order: Vec<usize> = (0..train.len()).collect();
+    // Sample numbers as u32: 4 bytes each where hundreds of millions are shuffled.
+    let samples = train.len() * copies;
+    if samples > u32::MAX as usize {
+        return Err(format!("{samples} training samples: at most {} fit", u32::MAX));
+    }
+    let mut order: Vec<u32> = (0..samples as u32).collect();
+    let targets = Targets { wdl: cfg.wdl, scale, hce: cfg.hce, king_mirror: net.mirror };
     let mut rng = Rng::new(cfg.seed, 0x5348);
-    let batches = train.len().div_ceil(cfg.batch);
+    let batches = samples.div_ceil(cfg.batch);
     let total_steps = (batches * cfg.epochs) as f32;
     let mut best = f64::INFINITY;
     println!(
@@ -353,13 +436,12 @@ fn train(mut cfg: Config) -> Result<(), String> {
         }
         let mut train_loss = 0.0;
         for chunk in order.chunks(cfg.batch) {
-            let batch: Vec<&Sample> = chunk.iter().map(|&i| &train[i]).collect();
-            let (g, l) = gradient(&net.quantized(), &batch, scale, cfg.threads);
+            let (g, l) = gradient(&net.quantized(), chunk, &train, copies, targets, cfg.threads);
             train_loss += l;
             step += 1;
             let progress = step as f32 / total_steps;
             let lr = cfg.lr * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
-            let n = batch.len() as f32;
+            let n = chunk.len() as f32;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
             for (((p, g), m), v) in net.params_mut().zip(g.params()).zip(m.params_mut()).zip(v.params_mut()) {
                 let g = g / n;
@@ -380,7 +462,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
         println!(
             "train: epoch {epoch}/{} train loss {:.6} validation loss {val:.6}{mark}  {secs:.0} s, ETA {eta:.0} s",
             cfg.epochs,
-            train_loss / train.len() as f64
+            train_loss / samples as f64
         );
         if val < best {
             best = val;
@@ -752,7 +834,8 @@ mod tests {
         let mut cfg = parse(&with(&["--score-mult", "0.5"])).unwrap();
         let data = load(&mut cfg, false).unwrap();
         // Only the first a and the first b survive, at half their scores.
-        let kept: Vec<i16> = data.train.iter().chain(&data.valid).map(|s| s.score).collect();
+        let train_scores = data.train.iter().map(|b| Record::from_bytes(b).unwrap().score);
+        let kept: Vec<i16> = train_scores.chain(data.valid.iter().map(|s| s.score)).collect();
         assert_eq!(kept.len(), 2, "{kept:?}");
         assert!(kept.contains(&50) && kept.contains(&-25), "{kept:?}");
         std::fs::remove_dir_all(&dir).unwrap();
