@@ -6,7 +6,7 @@
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
 //!       [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
 //!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
-//!       [--hce W] [--max-positions N] [--threads T] [--seed 1]
+//!       [--hce W] [--max-positions N] [--threads T] [--seed 1] [--rank FILE]
 //! ```
 //!
 //! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
@@ -79,6 +79,11 @@
 //! the field's superbatch: validation and checkpoints come once an epoch (the learning
 //! rate falls batch by batch over the whole run).
 //!
+//! `--rank FILE` prints, at the start and after each epoch, the Spearman correlation of
+//! the net's evaluation with a deep search's scores on the positions of FILE (lines
+//! `FEN | score`; `tools/datagen/rank_set.py` makes it): whether the net orders positions
+//! as the search does, a yardstick that needs no games.
+//!
 //! Output, after each epoch: the validation loss, a float checkpoint `PREFIX.ckpt` of the
 //! best epoch so far, and that epoch's quantized net `PREFIX.nnue`. At the end,
 //! `PREFIX.check.txt`: 200 held-out positions with the float net's evaluation, which the
@@ -122,6 +127,8 @@ struct Config {
     init: Option<PathBuf>,
     threads: usize,
     seed: u64,
+    /// Positions with a deep search's scores: the rank correlation printed each epoch.
+    rank: Option<PathBuf>,
 }
 
 /// The training records (32 bytes each, the score already multiplied by `--score-mult`),
@@ -265,6 +272,55 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     Ok(Data { train, valid, valid_records, hce_loss, fitted })
 }
 
+/// The ranking set (`tools/datagen/rank_set.py`): lines `FEN | score`, `#` comments.
+fn read_rank_set(path: &std::path::Path, king_mirror: bool) -> Result<Vec<(Sample, f32)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--rank {}: {e}", path.display()))?;
+    let mut set = Vec::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
+        let bad = |why: &str| format!("--rank {} line {}: {why}", path.display(), n + 1);
+        let (fen, score) = line.split_once('|').ok_or_else(|| bad("no `FEN | score`"))?;
+        let pos = minnow::Position::from_fen(fen.trim()).map_err(|e| bad(&format!("{e:?}")))?;
+        let score: f32 = score.trim().parse().map_err(|_| bad("the score is not a number"))?;
+        let s = Sample::new(&Record::new(&pos, 0, 1, 0), 0.0, 1.0);
+        set.push((if king_mirror { s.king_mirrored() } else { s }, score));
+    }
+    if set.len() < 2 {
+        return Err(format!("--rank {}: fewer than two positions", path.display()));
+    }
+    Ok(set)
+}
+
+/// Spearman's rank correlation of the net's evaluations with the set's scores (ties
+/// share their mean rank).
+fn rank_correlation(net: &Network, set: &[(Sample, f32)]) -> f64 {
+    fn ranks(values: &[f32]) -> Vec<f64> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+        let mut rank = vec![0.0; values.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i;
+            while j + 1 < order.len() && values[order[j + 1]] == values[order[i]] {
+                j += 1;
+            }
+            order[i..=j].iter().for_each(|&k| rank[k] = (i + j) as f64 / 2.0);
+            i = j + 1;
+        }
+        rank
+    }
+    let evals: Vec<f32> = set.iter().map(|(s, _)| net.eval_cp(s)).collect();
+    let scores: Vec<f32> = set.iter().map(|(_, score)| *score).collect();
+    let (a, b) = (ranks(&evals), ranks(&scores));
+    let mean = (a.len() - 1) as f64 / 2.0;
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(&b) {
+        ab += (x - mean) * (y - mean);
+        aa += (x - mean) * (x - mean);
+        bb += (y - mean) * (y - mean);
+    }
+    ab / (aa * bb).sqrt().max(f64::MIN_POSITIVE)
+}
+
 /// Mean loss of `net` over `samples` (in parallel).
 fn loss(net: &Network, samples: &[Sample], scale: f32, threads: usize) -> f64 {
     if samples.is_empty() {
@@ -382,6 +438,12 @@ fn train(mut cfg: Config) -> Result<(), String> {
         println!("train: king mirroring reads a position and its mirror image alike: no mirrored copies");
         cfg.mirror = false;
     }
+    let rank_set = cfg.rank.as_deref().map(|path| read_rank_set(path, net.mirror)).transpose()?;
+    let rank = |net: &Network| {
+        rank_set
+            .as_ref()
+            .map_or(String::new(), |set| format!(", rank correlation {:.4}", rank_correlation(net, set)))
+    };
     let Data { train, valid, valid_records, hce_loss, fitted } = load(&mut cfg, net.mirror)?;
     let scale = cfg.scale.unwrap_or(fitted);
     let copies = if cfg.mirror { 2 } else { 1 };
@@ -424,7 +486,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
         "train: the hand-crafted evaluation's validation loss {hce_loss:.6}; scale fitted to the held-out results {fitted}"
     );
     let start_loss = loss(&net.quantized(), &valid, scale, cfg.threads);
-    println!("train: epoch 0 validation loss {start_loss:.6}");
+    println!("train: epoch 0 validation loss {start_loss:.6}{}", rank(&net.quantized()));
     if cfg.init.is_some() {
         // A net trained further is kept only where it beats the net it started from.
         best = start_loss;
@@ -455,14 +517,16 @@ fn train(mut cfg: Config) -> Result<(), String> {
             }
             net.clip();
         }
-        let val = loss(&net.quantized(), &valid, scale, cfg.threads);
+        let quantized = net.quantized();
+        let val = loss(&quantized, &valid, scale, cfg.threads);
         let secs = started.elapsed().as_secs_f64();
         let eta = secs / epoch as f64 * (cfg.epochs - epoch) as f64;
         let mark = if val < best { " (best)" } else { "" };
         println!(
-            "train: epoch {epoch}/{} train loss {:.6} validation loss {val:.6}{mark}  {secs:.0} s, ETA {eta:.0} s",
+            "train: epoch {epoch}/{} train loss {:.6} validation loss {val:.6}{}{mark}  {secs:.0} s, ETA {eta:.0} s",
             cfg.epochs,
-            train_loss / samples as f64
+            train_loss / samples as f64,
+            rank(&quantized)
         );
         if val < best {
             best = val;
@@ -541,7 +605,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
      [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
-     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--threads T] [--seed 1]\n\
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
 
@@ -577,6 +641,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         init: None,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
+        rank: None,
     };
     let (mut lr, mut epochs) = (None, None);
     let mut i = 0;
@@ -622,6 +687,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--init" => cfg.init = Some(PathBuf::from(value)),
             "--threads" => cfg.threads = value.parse().map_err(|_| bad())?,
             "--seed" => cfg.seed = value.parse().map_err(|_| bad())?,
+            "--rank" => cfg.rank = Some(PathBuf::from(value)),
             other => return Err(format!("unknown option {other}\n{}", usage())),
         }
         i += 2;
@@ -774,6 +840,58 @@ mod tests {
             assert!(parse(&args(&["--lr", bad])).is_err(), "{bad}");
         }
         assert!(parse(&args(&["--epochs", "0"])).is_err());
+    }
+
+    /// The rank correlation is 1 for a set whose scores the net orders the same way, -1
+    /// for the reverse order, and ties share a rank; a malformed line names its number.
+    #[test]
+    fn rank_correlation_orders_positions_and_bad_lines_are_named() {
+        use super::{rank_correlation, read_rank_set};
+        let dir = std::env::temp_dir().join(format!("minnow-train-rank-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = Network::random(16, 1, 3);
+        let fens = [
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/3QP3/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/3RP3/4K3 b - - 0 1",
+            "4k3/3q4/8/8/8/8/4P3/4K3 w - - 0 1",
+            "r3k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+        ];
+        let path = dir.join("rank.txt");
+        let write = |scores: &[f32]| {
+            let body: String = fens.iter().zip(scores).map(|(f, s)| format!("{f} | {s}\n")).collect();
+            std::fs::write(&path, format!("# comment\n{body}")).unwrap();
+            read_rank_set(&path, false).unwrap()
+        };
+        let set = write(&[0.0; 5]);
+        let evals: Vec<f32> = set.iter().map(|(s, _)| net.eval_cp(s)).collect();
+        let same = write(&evals);
+        assert!((rank_correlation(&net, &same) - 1.0).abs() < 1e-9);
+        let reverse = write(&evals.iter().map(|e| -e).collect::<Vec<_>>());
+        assert!((rank_correlation(&net, &reverse) + 1.0).abs() < 1e-9);
+        // All scores tied: no order to agree with.
+        assert_eq!(rank_correlation(&net, &set), 0.0);
+        std::fs::write(&path, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 12\nnot a fen | 3\n").unwrap();
+        let err = read_rank_set(&path, false).unwrap_err();
+        assert!(err.contains("line 2"), "{err}");
+        std::fs::write(&path, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | twelve\n").unwrap();
+        assert!(read_rank_set(&path, false).unwrap_err().contains("line 1: the score is not a number"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The committed ranking set reads whole, and on it the shipped net orders positions
+    /// like the deep search far better than a random net does (gen11: 0.63).
+    #[test]
+    fn the_shipped_net_ranks_the_committed_set_like_the_search() {
+        use super::{rank_correlation, read_rank_set};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let shipped = std::fs::read_to_string(root.join("nets/SHIPPED")).unwrap();
+        let net = Network::from_quantized(&std::fs::read(root.join(shipped.trim())).unwrap()).unwrap();
+        let set = read_rank_set(&root.join("tests/data/rank_set.txt"), net.mirror).unwrap();
+        assert_eq!(set.len(), 1500);
+        let (good, random) =
+            (rank_correlation(&net, &set), rank_correlation(&Network::random(64, 8, 1), &set));
+        assert!(good > 0.5 && random < 0.3, "shipped {good}, random {random}");
     }
 
     #[test]
