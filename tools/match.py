@@ -10,7 +10,8 @@ Engine 1 is the engine under test: every result is from its point of view.
         --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
 
 Engine specs are described in tools/lib/engines.py (cmd=, name=, proto=uci|xboard,
-option.NAME=VALUE, memory=MB, cores=N, dir=PATH).
+option.NAME=VALUE, memory=MB, cores=N, dir=PATH, nodes=N: this engine's node limit in place
+of --nodes, for an engine against itself with twice the nodes).
 
 Openings come from an EPD/FEN file, shuffled with --seed and taken in order;
 each opening is played twice with colours swapped (a game pair) unless
@@ -393,6 +394,12 @@ def format_comment(info: dict, elapsed: float, pov: chess.Color) -> str:
     return " ".join(parts)
 
 
+
+def node_limit(spec: EngineSpec, tc: TimeControl) -> int | None:
+    """The nodes a move of the engine of spec: its own `nodes=` (an engine against itself
+    with twice the nodes) in place of the match's `--nodes`."""
+    return tc.nodes if spec.nodes is None else spec.nodes
+
 def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> GameRecord:
     """Play one game from job.fen; players[0] is engine 1. Restarts engines that failed."""
     board = chess.Board(job.fen)
@@ -426,21 +433,22 @@ def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> 
             return finish(record, board, players)
         side = board.turn
         mover = white if side == chess.WHITE else black
+        nodes = node_limit(mover.spec, tc)
         if tc.base is not None:
             limit = chess.engine.Limit(
                 white_clock=max(clocks[chess.WHITE], 0.001),
                 black_clock=max(clocks[chess.BLACK], 0.001),
                 white_inc=tc.increment,
                 black_inc=tc.increment,
-                nodes=tc.nodes,
+                nodes=nodes,
                 clock_id=game_id,
             )
             timeout = max(clocks[side], 0.0) + tc.margin + HANG_GRACE + (tc.increment if tc.kaggle else 0.0)
         elif tc.move_time is not None:
-            limit = chess.engine.Limit(time=tc.move_time, nodes=tc.nodes, clock_id=game_id)
+            limit = chess.engine.Limit(time=tc.move_time, nodes=nodes, clock_id=game_id)
             timeout = tc.move_time + max(tc.margin, ST_TOLERANCE) + HANG_GRACE
         else:
-            limit = chess.engine.Limit(nodes=tc.nodes, clock_id=game_id)
+            limit = chess.engine.Limit(nodes=nodes, clock_id=game_id)
             timeout = NODES_MOVE_TIMEOUT
         started = time.perf_counter()
         try:

@@ -225,6 +225,29 @@ def test_engine_spec_parsing() -> None:
             parse_engine_spec(bad)
 
 
+def test_an_engines_own_nodes_replace_the_matchs() -> None:
+    python = sys.executable
+    spec = parse_engine_spec(f"cmd={python} name=double nodes=40000")
+    assert spec.nodes == 40000 and "nodes=40000" in spec.describe()
+    plain = parse_engine_spec(f"cmd={python} name=single")
+    tc = match.TimeControl(nodes=20000)
+    assert (match.node_limit(spec, tc), match.node_limit(plain, tc)) == (40000, 20000)
+    for bad in ["0", "-5", "many"]:
+        with pytest.raises(SpecError):
+            parse_engine_spec(f"cmd={python} nodes={bad}")
+
+
+def test_yardstick_reads_summaries_and_edits_specs() -> None:
+    import yardstick
+
+    line = "RESULT games=100 wins=10 draws=30 losses=60 score=0.2500 elo=-190.8 err=60.1 model=pentanomial"
+    result = yardstick.fields(line)
+    assert yardstick.score(result) == "10 / 30 / 60 | 25.0% | -191 ± 60"
+    spec = yardstick.spec_with("cmd=/x/kf name=kagglefish option.Hash=1", name="kagglefish20000", nodes=20000)
+    assert spec == "cmd=/x/kf option.Hash=1 name=kagglefish20000 nodes=20000"
+    assert yardstick.fields("DEPTH nodes=5000 mean=8.19 min=5 max=12 ebf=2.83 positions=16")["ebf"] == "2.83"
+
+
 def test_edit_mode_commands() -> None:
     white = _edit_mode_commands("6k1/8/8/8/8/8/8/R5K1 w - - 0 1")
     assert white[:2] == ["edit", "#"] and white[-1] == "." and "c" in white

@@ -13,8 +13,9 @@ results and PGN; default the program's file name), `proto` (`uci`, the default,
 or `xboard`), `option.NAME=VALUE` (any engine option, set with configure()),
 `memory=MB` (XBoard `memory` command; for UCI engines the `Hash` option unless
 option.Hash is given), `cores=N` (XBoard `cores`; for UCI engines `Threads`;
-default 1 whenever the engine has such a setting) and `dir=PATH` (working
-directory). A word without a known key is appended to the command, so
+default 1 whenever the engine has such a setting), `dir=PATH` (working
+directory) and `nodes=N` (this engine's node limit a move in tools/match.py, in
+place of the match's `--nodes`: an engine against itself with twice the nodes). A word without a known key is appended to the command, so
 `cmd=gnuchess --uci` also works when the spec was split on spaces. Programs are
 looked up on PATH and then in /usr/games, where Debian installs its engines.
 
@@ -40,7 +41,7 @@ import chess
 import chess.engine
 
 PROTOCOLS = ("uci", "xboard")
-SETTING_KEYS = ("cmd", "name", "proto", "memory", "cores", "dir")
+SETTING_KEYS = ("cmd", "name", "proto", "memory", "cores", "dir", "nodes")
 
 
 class SpecError(ValueError):
@@ -58,6 +59,7 @@ class EngineSpec:
     memory: int | None = None
     cores: int = 1
     workdir: str | None = None
+    nodes: int | None = None  # this engine's node limit a move, in place of the match's --nodes
 
     def describe(self) -> str:
         """One line saying how the engine is run."""
@@ -66,6 +68,8 @@ class EngineSpec:
         if self.memory is not None:
             parts.append(f"memory={self.memory}")
         parts.append(f"cores={self.cores}")
+        if self.nodes is not None:
+            parts.append(f"nodes={self.nodes}")
         return " ".join(parts)
 
 
@@ -123,7 +127,8 @@ def parse_engine_spec(spec: str | Sequence[str]) -> EngineSpec:
     memory = _positive_int("memory", settings["memory"]) if "memory" in settings else None
     cores = _positive_int("cores", settings["cores"]) if "cores" in settings else 1
     name = settings.get("name") or Path(program).name
-    return EngineSpec(argv, name, proto, options, memory, cores, settings.get("dir"))
+    nodes = _positive_int("nodes", settings["nodes"]) if "nodes" in settings else None
+    return EngineSpec(argv, name, proto, options, memory, cores, settings.get("dir"), nodes)
 
 
 def _edit_mode_commands(fen: str) -> list[str]:

@@ -8,7 +8,8 @@ number to watch when the search's selectivity changes (the pruning screens of do
 Each of the 16 positions of `frontend/src/bench.rs` is searched from a cleared state
 (`ucinewgame`, Hash 1) with `go nodes N`; the depth is that of the last `info depth` line
 before `bestmove` (the last iteration started, as the engine reports it). Prints a row a
-position, then `DEPTH nodes=N mean=.. min=.. max=.. positions=16`.
+position, then `DEPTH nodes=N mean=.. min=.. max=.. ebf=.. positions=16`, where `ebf` is
+the effective branching factor: the b with b^(mean depth) = N.
 """
 
 from __future__ import annotations
@@ -72,8 +73,10 @@ def main(argv: list | None = None) -> int:
         for fen in bench_positions():
             depths.append(search_depth(engine, fen, args.nodes))
             print(f"{depths[-1]:3}  {fen}")
+    # Effective branching factor: the b with b^depth = nodes, over the positions' mean depth.
+    ebf = args.nodes ** (1 / statistics.mean(depths)) if min(depths) > 0 else float("nan")
     summary = {"nodes": args.nodes, "mean": f"{statistics.mean(depths):.2f}", "min": min(depths), "max": max(depths),
-               "positions": len(depths)}
+               "ebf": f"{ebf:.2f}", "positions": len(depths)}
     print("DEPTH", *(f"{name}={value}" for name, value in summary.items()))
     return 0
 
