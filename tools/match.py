@@ -394,11 +394,11 @@ def format_comment(info: dict, elapsed: float, pov: chess.Color) -> str:
     return " ".join(parts)
 
 
-
 def node_limit(spec: EngineSpec, tc: TimeControl) -> int | None:
     """The nodes a move of the engine of spec: its own `nodes=` (an engine against itself
     with twice the nodes) in place of the match's `--nodes`."""
     return tc.nodes if spec.nodes is None else spec.nodes
+
 
 def play_game(job: GameJob, players: tuple[Player, Player], tc: TimeControl) -> GameRecord:
     """Play one game from job.fen; players[0] is engine 1. Restarts engines that failed."""

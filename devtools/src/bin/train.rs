@@ -157,24 +157,27 @@ struct Targets {
 }
 
 impl Targets {
-    /// The sample of a training record, mirrored left to right if `mirrored`.
-    fn sample(&self, bytes: &[u8; RECORD_BYTES], mirrored: bool) -> Sample {
-        // Checked as the file was read.
-        let r = Record::from_bytes(bytes).expect("a record checked when loaded");
+    /// The sample of a record, mirrored left to right if `mirrored`.
+    fn sample(&self, r: &Record, mirrored: bool) -> Sample {
         let s = if self.hce > 0.0 {
             let hce = minnow::eval::evaluate(&r.position()) as f32;
             Sample::with_score(
-                &r,
+                r,
                 (1.0 - self.hce) * f32::from(r.score) + self.hce * hce,
                 self.wdl,
                 self.scale,
             )
         } else {
-            Sample::new(&r, self.wdl, self.scale)
+            Sample::new(r, self.wdl, self.scale)
         };
         let s = if mirrored { s.mirrored() } else { s };
         if self.king_mirror { s.king_mirrored() } else { s }
     }
+}
+
+/// A training record back from its bytes, which were checked when the file was read.
+fn record(bytes: &[u8; RECORD_BYTES]) -> Record {
+    Record::from_bytes(bytes).expect("a record checked when loaded")
 }
 
 /// A 64-bit digest of a record's placement and side to move (bytes 0..24 and 27), for
@@ -207,7 +210,7 @@ impl std::hash::Hasher for Identity {
 }
 
 /// The data as the net reads it: with `king_mirror` (the net's flag) every validation
-/// sample king-mirrored (training samples are made by [`Targets::sample`]).
+/// sample king-mirrored (training samples are made batch by batch by [`Targets::sample`]).
 fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     // Every file's records and where its held-out part starts.
     let mut files = Vec::new();
@@ -247,7 +250,6 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     if cfg.dedup {
         println!("train: {read} records read, {duplicates} duplicates dropped");
     }
-    let record = |b: &[u8; RECORD_BYTES]| Record::from_bytes(b).expect("a record checked when loaded");
     let held_out: Vec<(i16, u8)> = files
         .iter()
         .flat_map(|(records, split)| records[*split..].iter().map(record).map(|r| (r.score, r.result)))
@@ -257,11 +259,12 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
     train.reserve_exact(files.iter().map(|(_, split)| split).sum());
     let mut hce_loss = 0.0;
+    // Validation uses the plain target (no `--hce` blend), so runs with different blends compare.
+    let plain = Targets { wdl: cfg.wdl, scale, hce: 0.0, king_mirror };
     for (records, split) in files {
         train.extend_from_slice(&records[..split]);
         for r in records[split..].iter().map(record) {
-            let s = Sample::new(&r, cfg.wdl, scale);
-            let s = if king_mirror { s.king_mirrored() } else { s };
+            let s = plain.sample(&r, false);
             let e = sigmoid(minnow::eval::evaluate(&r.position()) as f32 / scale) - s.target;
             hce_loss += f64::from(e * e);
             valid.push(s);
@@ -281,8 +284,8 @@ fn read_rank_set(path: &std::path::Path, king_mirror: bool) -> Result<Vec<(Sampl
         let (fen, score) = line.split_once('|').ok_or_else(|| bad("no `FEN | score`"))?;
         let pos = minnow::Position::from_fen(fen.trim()).map_err(|e| bad(&format!("{e:?}")))?;
         let score: f32 = score.trim().parse().map_err(|_| bad("the score is not a number"))?;
-        let s = Sample::new(&Record::new(&pos, 0, 1, 0), 0.0, 1.0);
-        set.push((if king_mirror { s.king_mirrored() } else { s }, score));
+        let as_read = Targets { wdl: 0.0, scale: 1.0, hce: 0.0, king_mirror };
+        set.push((as_read.sample(&Record::new(&pos, 0, 1, 0), false), score));
     }
     if set.len() < 2 {
         return Err(format!("--rank {}: fewer than two positions", path.display()));
@@ -367,7 +370,7 @@ fn gradient(
                         .iter()
                         .map(|&i| {
                             let i = i as usize;
-                            let x = targets.sample(&train[i / copies], i % copies == 1);
+                            let x = targets.sample(&record(&train[i / copies]), i % copies == 1);
                             f64::from(net.backward_with(&x, targets.scale, &mut g, &mut buf))
                         })
                         .sum();
@@ -485,8 +488,9 @@ fn train(mut cfg: Config) -> Result<(), String> {
     println!(
         "train: the hand-crafted evaluation's validation loss {hce_loss:.6}; scale fitted to the held-out results {fitted}"
     );
-    let start_loss = loss(&net.quantized(), &valid, scale, cfg.threads);
-    println!("train: epoch 0 validation loss {start_loss:.6}{}", rank(&net.quantized()));
+    let quantized = net.quantized();
+    let start_loss = loss(&quantized, &valid, scale, cfg.threads);
+    println!("train: epoch 0 validation loss {start_loss:.6}{}", rank(&quantized));
     if cfg.init.is_some() {
         // A net trained further is kept only where it beats the net it started from.
         best = start_loss;
