@@ -528,12 +528,6 @@ tunables! {
     LMR_DIVISOR: i32 = 225, 100..=400;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
-    /// Extra reduction at an expected cut node (a null-window child of a reduced search).
-    LMR_CUT_NODE: i32 = 0, 0..=3;
-    /// Extra reduction of quiets when the TT move is a capture or promotion.
-    LMR_TT_NOISY: i32 = 0, 0..=2;
-    /// Extra internal iterative reduction at an expected cut node.
-    IIR_CUT_NODE: i32 = 0, 0..=2;
 
     /// Singular extensions from this depth ...
     SE_DEPTH: i32 = 8, 5..=12;

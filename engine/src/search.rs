@@ -284,7 +284,7 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -512,7 +512,6 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -617,7 +616,7 @@ impl Searcher {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
                 }
@@ -630,7 +629,7 @@ impl Searcher {
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
         if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE && excluded == Move::NONE {
-            depth -= 1 + tp!(IIR_CUT_NODE) * cut_node as i32;
+            depth -= 1;
         }
 
         // Step 11. The move loop.
@@ -725,7 +724,7 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
+                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -754,27 +753,24 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                let late = depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check();
-                if late {
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
+                {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    r += tp!(LMR_CUT_NODE) * cut_node as i32;
-                    r += tp!(LMR_TT_NOISY) * tt_move.is_noisy() as i32;
                     reduction = r.clamp(0, new_depth - 1);
                 }
-                let mut s =
-                    -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, late || !cut_node, host);
+                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
             };
