@@ -144,3 +144,30 @@ def test_the_links_anchors_name_headings():
             if dest.suffix == ".md" and dest.exists() and anchor not in heading_anchors(dest.read_text()):
                 broken.append(f"{page.relative_to(ROOT)}: {target}#{anchor}")
     assert not broken, broken
+
+
+# Each committed net has its recipe: a script whose header says what the net is and where
+# it came from, and whose body makes its data and trains it.
+RECIPE_HEADER = re.compile(r"^# (gen\d+)\.nnue, shipped [0-9a-f]{7} \(\d{4}-\d\d-\d\d\)[^\n]*Parent: (gen\d+|none)", re.M)
+
+
+def test_every_committed_net_has_a_recipe_that_parses_and_writes_it():
+    nets = sorted(p.stem for p in (ROOT / "nets").glob("*.nnue"))
+    assert "gen11" in nets
+    problems = []
+    for net in nets:
+        recipe = ROOT / "nets/recipes" / f"{net}.sh"
+        if not recipe.exists():
+            problems.append(f"{net}: no nets/recipes/{net}.sh")
+            continue
+        text = recipe.read_text()
+        header = RECIPE_HEADER.search(text)
+        if not header or header.group(1) != net:
+            problems.append(f"{recipe.name}: header must read '# {net}.nnue, shipped <commit> (<date>) ... Parent: ...'")
+        elif header.group(2) != "none" and f"nets/{header.group(2)}.nnue" not in text and header.group(2) + ".sh" not in text:
+            problems.append(f"{recipe.name}: the parent {header.group(2)} is never used")
+        if f"nets/{net}.nnue" not in text.split("set -eu", 1)[-1]:
+            problems.append(f"{recipe.name}: its commands never write nets/{net}.nnue")
+        if subprocess.run(["sh", "-n", str(recipe)], capture_output=True).returncode != 0:
+            problems.append(f"{recipe.name}: sh -n fails")
+    assert not problems, problems
