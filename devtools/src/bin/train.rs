@@ -6,7 +6,8 @@
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
 //!       [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
 //!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
-//!       [--hce W] [--max-positions N] [--threads T] [--seed 1] [--rank FILE]
+//!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--threads T] [--seed 1]
+//!       [--rank FILE]
 //! ```
 //!
 //! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
@@ -37,6 +38,10 @@
 //! is read at 0.9 (`nets/README.md` says how that was measured). Repeated positions
 //! (placement and side to move) keep only their first record (`--no-dedup` keeps all).
 //! `--max-positions N` reads at most N records in all, an equal share from each file.
+//! Filters, as the field's trainers have them: `--min-ply N` leaves out training positions
+//! from the first N plies of their game (where games from the same openings meet), and
+//! `--max-score S` those whose |score| (after `--score-mult`) is above S (decided games);
+//! the held-out part is not filtered, so losses with and without a filter compare.
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
 //! (read back exactly as the engine computes it) or a float `.ckpt`; its shape replaces
@@ -114,6 +119,10 @@ struct Config {
     scale: Option<f32>,
     valid: f64,
     max_positions: Option<usize>,
+    /// Training positions from earlier plies of their game are left out.
+    min_ply: u16,
+    /// Training positions with a larger |score| (after `--score-mult`) are left out.
+    max_score: i16,
     mirror: bool,
     king_mirror: bool,
     hce: f32,
@@ -216,7 +225,7 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     let mut files = Vec::new();
     let mut seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Identity>> =
         Default::default();
-    let (mut read, mut duplicates) = (0usize, 0usize);
+    let (mut read, mut duplicates, mut filtered) = (0usize, 0usize, 0usize);
     for path in &cfg.data {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if bytes.len() % RECORD_BYTES != 0 {
@@ -243,12 +252,34 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
         if let Some(max) = cfg.max_positions {
             records.truncate(max / cfg.data.len());
         }
-        let split = records.len() - (records.len() as f64 * cfg.valid) as usize;
+        let mut split = records.len() - (records.len() as f64 * cfg.valid) as usize;
+        // The filters leave the held-out part as it is, so that runs with and without
+        // them are judged on the same positions.
+        if cfg.min_ply > 0 || cfg.max_score < i16::MAX {
+            let before = split;
+            let mut kept = 0;
+            for i in 0..split {
+                let r = record(&records[i]);
+                if r.ply >= cfg.min_ply && r.score.unsigned_abs() <= cfg.max_score.unsigned_abs() {
+                    records[kept] = records[i];
+                    kept += 1;
+                }
+            }
+            records.drain(kept..split);
+            split = kept;
+            filtered += before - kept;
+        }
         files.push((records, split));
     }
     drop(seen);
     if cfg.dedup {
         println!("train: {read} records read, {duplicates} duplicates dropped");
+    }
+    if cfg.min_ply > 0 || cfg.max_score < i16::MAX {
+        println!(
+            "train: {filtered} training positions left out (ply below {} or |score| above {})",
+            cfg.min_ply, cfg.max_score
+        );
     }
     let held_out: Vec<(i16, u8)> = files
         .iter()
@@ -609,7 +640,8 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
      [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
-     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--threads T] [--seed 1] [--rank FILE]\n\
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] \
+     [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
 
@@ -636,6 +668,8 @@ fn parse(args: &[String]) -> Result<Config, String> {
         scale: None,
         valid: 0.02,
         max_positions: None,
+        min_ply: 0,
+        max_score: i16::MAX,
         mirror: true,
         king_mirror: false,
         hce: 0.0,
@@ -685,6 +719,8 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--scale" => cfg.scale = Some(value.parse().map_err(|_| bad())?),
             "--valid" => cfg.valid = value.parse().map_err(|_| bad())?,
             "--max-positions" => cfg.max_positions = Some(value.parse().map_err(|_| bad())?),
+            "--min-ply" => cfg.min_ply = value.parse().map_err(|_| bad())?,
+            "--max-score" => cfg.max_score = value.parse().ok().filter(|&s: &i16| s > 0).ok_or_else(bad)?,
             "--hce" => cfg.hce = value.parse().map_err(|_| bad())?,
             "--decay" => cfg.decay = value.parse().map_err(|_| bad())?,
             "--score-mult" => cfg.score_mult = value.parse().map_err(|_| bad())?,
@@ -960,6 +996,42 @@ mod tests {
         let kept: Vec<i16> = train_scores.chain(data.valid.iter().map(|s| s.score)).collect();
         assert_eq!(kept.len(), 2, "{kept:?}");
         assert!(kept.contains(&50) && kept.contains(&-25), "{kept:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn ply_and_score_filters_drop_training_positions_only() {
+        use super::{Record, load};
+        use minnow::Position;
+        use minnow::fen::Fen;
+        for bad in ["0", "-5", "40000", "x"] {
+            assert!(parse(&args(&["--max-score", bad])).is_err(), "{bad}");
+        }
+        assert!(parse(&args(&["--min-ply", "-1"])).is_err());
+        let dir = std::env::temp_dir().join(format!("minnow-train-filter-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin");
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        // 100 records at plies 0..100, scores 10 × ply: the last 2 (plies 98, 99) held out.
+        let mut bytes = Vec::new();
+        for ply in 0..100u16 {
+            bytes.extend_from_slice(&Record::new(&pos, 10 * ply as i16, 1, ply).to_bytes());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let load_with = |extra: &[&str]| {
+            let base = ["--data", path.to_str().unwrap(), "--out", "net", "--lr", "0.001", "--epochs", "1"];
+            let rest = ["--scale", "100", "--no-mirror", "--no-dedup"];
+            let argv: Vec<String> = base.iter().chain(&rest).chain(extra).map(|s| s.to_string()).collect();
+            let data = load(&mut parse(&argv).unwrap(), false).unwrap();
+            let plies: Vec<u16> = data.train.iter().map(|b| Record::from_bytes(b).unwrap().ply).collect();
+            (plies, data.valid.iter().map(|s| s.score).collect::<Vec<i16>>())
+        };
+        let (all, valid) = load_with(&[]);
+        assert_eq!((all.len(), valid.clone()), (98, vec![980, 990]));
+        // Plies 16..=50 kept for training (score <= 500), the held-out part untouched.
+        let (kept, valid_filtered) = load_with(&["--min-ply", "16", "--max-score", "500"]);
+        assert_eq!(kept, (16..=50).collect::<Vec<u16>>());
+        assert_eq!(valid_filtered, valid);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
