@@ -26,7 +26,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from elo import fmt_elo, fmt_err, trinomial_elo  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUMMARY = re.compile(r"^(ARENA|RESULT) (.*)$", re.M)
 
 
 def command_for(template: list, seed: int) -> list:
@@ -37,9 +36,10 @@ def command_for(template: list, seed: int) -> list:
     return command
 
 
-def read_summary(output: str) -> dict | None:
-    """The fields of the last ARENA or RESULT line of a run's output (`kind` says which)."""
-    found = SUMMARY.findall(output)
+def read_summary(output: str, kinds: tuple = ("ARENA", "RESULT")) -> dict | None:
+    """The `key=value` fields of the last summary line of a run's output, a line that starts
+    with one of `kinds` (ARENA or RESULT by default; `kind` says which)."""
+    found = re.findall(rf"^({'|'.join(kinds)}) (.*)$", output, re.M)
     if not found:
         return None
     kind, rest = found[-1]

@@ -20,7 +20,6 @@ line is `YARDSTICK rows=..`.
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import subprocess
 import sys
@@ -29,14 +28,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 from engines import parse_engine_spec  # noqa: E402
-
-RESULT = re.compile(r"^RESULT (.*)$", re.M)
-DEPTH = re.compile(r"^DEPTH (.*)$", re.M)
+from series import read_summary  # noqa: E402
 
 
-def fields(line: str) -> dict[str, str]:
-    """`key=value` words of a summary line."""
-    return dict(word.split("=", 1) for word in line.split() if "=" in word)
+def summary(output: str, kind: str, what: str, log: Path) -> dict[str, str]:
+    """The fields of the last `kind` line (RESULT, DEPTH) of a tool's output."""
+    found = read_summary(output, (kind,))
+    if found is None:
+        raise SystemExit(f"yardstick: no {kind} line from {what}; see {log}")
+    return found
 
 
 def run(command: list[str], log: Path) -> str:
@@ -61,20 +61,14 @@ def match(args, name: str, spec1: str, spec2: str, nodes: int) -> dict[str, str]
     command = ["tools/match.py", "--engine1", spec1, "--engine2", spec2, "--nodes", str(nodes),
                "--games", str(args.games), "--concurrency", str(args.concurrency), "--seed", str(args.seed),
                "--pgn", str(pgn), "--resume"]
-    found = RESULT.findall(run(command, log))
-    if not found:
-        raise SystemExit(f"yardstick: no RESULT line from {name}; see {log}")
-    return fields(found[-1])
+    return summary(run(command, log), "RESULT", name, log)
 
 
 def depth(args, name: str, program: str, nodes: int) -> dict[str, str]:
     """DEPTH fields of tools/reports/depth_at_nodes.py for one engine program."""
-    out = run(["tools/reports/depth_at_nodes.py", "--engine", program, "--nodes", str(nodes)],
-              args.out / f"depth_{name}_{nodes}.log")
-    found = DEPTH.findall(out)
-    if not found:
-        raise SystemExit(f"yardstick: no DEPTH line for {name} at {nodes} nodes")
-    return fields(found[-1])
+    log = args.out / f"depth_{name}_{nodes}.log"
+    out = run(["tools/reports/depth_at_nodes.py", "--engine", program, "--nodes", str(nodes)], log)
+    return summary(out, "DEPTH", f"{name} at {nodes} nodes", log)
 
 
 def score(result: dict[str, str]) -> str:

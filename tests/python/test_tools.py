@@ -241,11 +241,14 @@ def test_yardstick_reads_summaries_and_edits_specs() -> None:
     import yardstick
 
     line = "RESULT games=100 wins=10 draws=30 losses=60 score=0.2500 elo=-190.8 err=60.1 model=pentanomial"
-    result = yardstick.fields(line)
+    result = yardstick.summary(line, "RESULT", "a match", Path("log"))
     assert yardstick.score(result) == "10 / 30 / 60 | 25.0% | -191 ± 60"
     spec = yardstick.spec_with("cmd=/x/kf name=kagglefish option.Hash=1", name="kagglefish20000", nodes=20000)
     assert spec == "cmd=/x/kf option.Hash=1 name=kagglefish20000 nodes=20000"
-    assert yardstick.fields("DEPTH nodes=5000 mean=8.19 min=5 max=12 ebf=2.83 positions=16")["ebf"] == "2.83"
+    depth = "RESULT games=2 wins=1\nDEPTH nodes=5000 mean=8.19 min=5 max=12 ebf=2.83 positions=16\n"
+    assert yardstick.summary(depth, "DEPTH", "a depth run", Path("log"))["ebf"] == "2.83"
+    with pytest.raises(SystemExit):
+        yardstick.summary("RESULT games=2 wins=1", "DEPTH", "a depth run", Path("log"))
 
 
 def test_edit_mode_commands() -> None:

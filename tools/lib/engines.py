@@ -16,8 +16,9 @@ option.Hash is given), `cores=N` (XBoard `cores`; for UCI engines `Threads`;
 default 1 whenever the engine has such a setting), `dir=PATH` (working
 directory) and `nodes=N` (this engine's node limit a move in tools/match.py, in
 place of the match's `--nodes`: an engine against itself with twice the nodes).
-A word without a known key is appended to the command, so `cmd=gnuchess --uci` also works when the spec was split on spaces. Programs are
-looked up on PATH and then in /usr/games, where Debian installs its engines.
+A word without a known key is appended to the command, so `cmd=gnuchess --uci`
+also works when the spec was split on spaces. Programs are looked up on PATH and
+then in /usr/games, where Debian installs its engines.
 
 XBoard engines that do not declare `setboard` (Fairy-Max: `feature setboard=0`)
 get their positions through the protocol's `edit` mode instead: the board is

@@ -226,6 +226,7 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     let mut seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Identity>> =
         Default::default();
     let (mut read, mut duplicates, mut filtered) = (0usize, 0usize, 0usize);
+    let filtering = cfg.min_ply > 0 || cfg.max_score < i16::MAX;
     for path in &cfg.data {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if bytes.len() % RECORD_BYTES != 0 {
@@ -255,19 +256,15 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
         let mut split = records.len() - (records.len() as f64 * cfg.valid) as usize;
         // The filters leave the held-out part as it is, so that runs with and without
         // them are judged on the same positions.
-        if cfg.min_ply > 0 || cfg.max_score < i16::MAX {
-            let before = split;
-            let mut kept = 0;
-            for i in 0..split {
-                let r = record(&records[i]);
-                if r.ply >= cfg.min_ply && r.score.unsigned_abs() <= cfg.max_score.unsigned_abs() {
-                    records[kept] = records[i];
-                    kept += 1;
-                }
-            }
-            records.drain(kept..split);
-            split = kept;
-            filtered += before - kept;
+        if filtering {
+            let mut held_out = records.split_off(split);
+            records.retain(|b| {
+                let r = record(b);
+                r.ply >= cfg.min_ply && r.score.unsigned_abs() <= cfg.max_score.unsigned_abs()
+            });
+            filtered += split - records.len();
+            split = records.len();
+            records.append(&mut held_out);
         }
         files.push((records, split));
     }
@@ -275,7 +272,7 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     if cfg.dedup {
         println!("train: {read} records read, {duplicates} duplicates dropped");
     }
-    if cfg.min_ply > 0 || cfg.max_score < i16::MAX {
+    if filtering {
         println!(
             "train: {filtered} training positions left out (ply below {} or |score| above {})",
             cfg.min_ply, cfg.max_score
@@ -309,13 +306,14 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
 /// The ranking set (`tools/datagen/rank_set.py`): lines `FEN | score`, `#` comments.
 fn read_rank_set(path: &std::path::Path, king_mirror: bool) -> Result<Vec<(Sample, f32)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--rank {}: {e}", path.display()))?;
+    // Only the position matters: its features, as the net reads them (king-mirrored or not).
+    let as_read = Targets { wdl: 0.0, scale: 1.0, hce: 0.0, king_mirror };
     let mut set = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
         let bad = |why: &str| format!("--rank {} line {}: {why}", path.display(), n + 1);
         let (fen, score) = line.split_once('|').ok_or_else(|| bad("no `FEN | score`"))?;
         let pos = minnow::Position::from_fen(fen.trim()).map_err(|e| bad(&format!("{e:?}")))?;
         let score: f32 = score.trim().parse().map_err(|_| bad("the score is not a number"))?;
-        let as_read = Targets { wdl: 0.0, scale: 1.0, hce: 0.0, king_mirror };
         set.push((as_read.sample(&Record::new(&pos, 0, 1, 0), false), score));
     }
     if set.len() < 2 {
