@@ -6,8 +6,8 @@
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
 //!       [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
 //!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
-//!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--threads T] [--seed 1]
-//!       [--rank FILE]
+//!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N]
+//!       [--threads T] [--seed 1] [--rank FILE]
 //! ```
 //!
 //! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
@@ -41,7 +41,9 @@
 //! Filters, as the field's trainers have them: `--min-ply N` leaves out training positions
 //! from the first N plies of their game (where games from the same openings meet), and
 //! `--max-score S` those whose |score| (after `--score-mult`) is above S (decided games);
-//! the held-out part is not filtered, so losses with and without a filter compare.
+//! `--flatten N` keeps at most about N training positions of each piece count (a random
+//! choice among the more common counts).
+//! The held-out part is not filtered, so losses with and without a filter compare.
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
 //! (read back exactly as the engine computes it) or a float `.ckpt`; its shape replaces
@@ -123,6 +125,8 @@ struct Config {
     min_ply: u16,
     /// Training positions with a larger |score| (after `--score-mult`) are left out.
     max_score: i16,
+    /// At most about this many training positions of each piece count are kept.
+    flatten: Option<usize>,
     mirror: bool,
     king_mirror: bool,
     hce: f32,
@@ -269,6 +273,9 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
         files.push((records, split));
     }
     drop(seen);
+    if let Some(cap) = cfg.flatten {
+        flatten(&mut files, cap, cfg.seed);
+    }
     if cfg.dedup {
         println!("train: {read} records read, {duplicates} duplicates dropped");
     }
@@ -301,6 +308,32 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     }
     hce_loss /= valid.len().max(1) as f64;
     Ok(Data { train, valid, valid_records, hce_loss, fitted })
+}
+
+/// `--flatten CAP`: keeps each training record of a piece count that has `n > CAP` of them
+/// with chance `CAP / n` (so about CAP remain), the others all; the held-out parts stay.
+/// The field's flattening of the piece-count distribution: no stage of the game gets more
+/// of the net's attention than the cap allows.
+fn flatten(files: &mut [(Vec<[u8; RECORD_BYTES]>, usize)], cap: usize, seed: u64) {
+    let pieces =
+        |b: &[u8; RECORD_BYTES]| u64::from_le_bytes(b[0..8].try_into().unwrap()).count_ones() as usize;
+    let mut counts = [0usize; 65];
+    for (records, split) in files.iter() {
+        records[..*split].iter().for_each(|b| counts[pieces(b)] += 1);
+    }
+    let before: usize = counts.iter().sum();
+    let mut rng = Rng::new(seed, 0x464C_4154);
+    for (records, split) in files.iter_mut() {
+        let mut held_out = records.split_off(*split);
+        records.retain(|b| {
+            let n = counts[pieces(b)];
+            n <= cap || rng.unit() < cap as f64 / n as f64
+        });
+        *split = records.len();
+        records.append(&mut held_out);
+    }
+    let after: usize = files.iter().map(|(_, split)| split).sum();
+    println!("train: at most about {cap} training positions of each piece count: {after} of {before} kept");
 }
 
 /// The ranking set (`tools/datagen/rank_set.py`): lines `FEN | score`, `#` comments.
@@ -638,7 +671,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
      [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
-     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] \
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
      [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
@@ -668,6 +701,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         max_positions: None,
         min_ply: 0,
         max_score: i16::MAX,
+        flatten: None,
         mirror: true,
         king_mirror: false,
         hce: 0.0,
@@ -719,6 +753,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--max-positions" => cfg.max_positions = Some(value.parse().map_err(|_| bad())?),
             "--min-ply" => cfg.min_ply = value.parse().map_err(|_| bad())?,
             "--max-score" => cfg.max_score = value.parse().ok().filter(|&s: &i16| s > 0).ok_or_else(bad)?,
+            "--flatten" => cfg.flatten = Some(value.parse().ok().filter(|&n: &usize| n > 0).ok_or_else(bad)?),
             "--hce" => cfg.hce = value.parse().map_err(|_| bad())?,
             "--decay" => cfg.decay = value.parse().map_err(|_| bad())?,
             "--score-mult" => cfg.score_mult = value.parse().map_err(|_| bad())?,
@@ -1030,6 +1065,47 @@ mod tests {
         let (kept, valid_filtered) = load_with(&["--min-ply", "16", "--max-score", "500"]);
         assert_eq!(kept, (16..=50).collect::<Vec<u16>>());
         assert_eq!(valid_filtered, valid);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn flatten_thins_common_piece_counts_only() {
+        use super::{Record, load};
+        use minnow::Position;
+        use minnow::fen::Fen;
+        for bad in ["0", "-3", "x"] {
+            assert!(parse(&args(&["--flatten", bad])).is_err(), "{bad}");
+        }
+        let dir = std::env::temp_dir().join(format!("minnow-train-flatten-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin");
+        let three = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let four = Position::from_fen("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        // 450 three-piece and 40 four-piece records, then 10 held out (2% of 500).
+        let mut bytes = Vec::new();
+        for i in 0..500 {
+            let pos = if i % 12 == 0 && i < 490 || i >= 490 { &four } else { &three };
+            bytes.extend_from_slice(&Record::new(pos, i as i16, 1, 0).to_bytes());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let load_with = |extra: &[&str]| {
+            let base = ["--data", path.to_str().unwrap(), "--out", "net", "--lr", "0.001", "--epochs", "1"];
+            let rest = ["--scale", "100", "--no-mirror", "--no-dedup"];
+            let argv: Vec<String> = base.iter().chain(&rest).chain(extra).map(|s| s.to_string()).collect();
+            let data = load(&mut parse(&argv).unwrap(), false).unwrap();
+            let count = |n: u32| {
+                data.train
+                    .iter()
+                    .filter(move |b| Record::from_bytes(&b[..]).unwrap().occupancy.count_ones() == n)
+            };
+            (count(3).count(), count(4).count(), data.valid.iter().map(|s| s.score).collect::<Vec<i16>>())
+        };
+        let (three_all, four_all, valid) = load_with(&[]);
+        assert_eq!((three_all, four_all, valid.len()), (449, 41, 10));
+        // A cap of 100: about 100 of the 449 (binomial, sd 8.8) and all 41 four-piece ones.
+        let (three_kept, four_kept, valid_flat) = load_with(&["--flatten", "100"]);
+        assert!((65..=135).contains(&three_kept), "{three_kept}");
+        assert_eq!((four_kept, valid_flat), (41, valid));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
