@@ -40,29 +40,39 @@ pub fn is_ready(state: &AtomicU8) -> bool {
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Appends an ASCII character. Every buffer here is sized for its longest content (a FEN
-/// is at most 92 bytes), so nothing is ever dropped; `try_push` avoids `push`'s panic
-/// formatting code in the shipped binary.
-#[inline]
-pub fn push_char<const N: usize>(s: &mut ArrayString<N>, c: char) {
-    debug_assert!(!s.is_full());
-    let _ = s.try_push(c);
+/// Appends an ASCII byte (any other byte as `?`). Every buffer here is sized for its
+/// longest content (a FEN is at most 92 bytes), so nothing is ever dropped; `try_push_str`
+/// of the one-byte string avoids `push`'s panic formatting and `try_push(char)`'s UTF-8
+/// encoder in the shipped binary. Out of line: the FEN writer alone calls it a dozen times,
+/// and only text output (never the search) calls it at all.
+#[inline(never)]
+pub fn push_ascii<const N: usize>(s: &mut ArrayString<N>, b: u8) {
+    debug_assert!(!s.is_full() && b.is_ascii());
+    let b = if b.is_ascii() { b } else { b'?' };
+    // SAFETY: a single ASCII byte is valid UTF-8.
+    let text = unsafe { core::str::from_utf8_unchecked(core::slice::from_ref(&b)) };
+    let _ = s.try_push_str(text);
 }
 
-/// Appends the decimal digits of `n` (no `core::fmt`, which the shipped binary avoids).
-pub fn push_number<const N: usize>(s: &mut ArrayString<N>, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
+/// The decimal digits of `n`, written at the end of `buf` (no `core::fmt`, which the
+/// shipped binary avoids).
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
     let mut n = n;
     loop {
         i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
+        buf[i] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    for &d in &digits[i..] {
-        push_char(s, d as char);
+    &buf[i..]
+}
+
+/// Appends the decimal digits of `n`.
+pub fn push_number<const N: usize>(s: &mut ArrayString<N>, n: u64) {
+    for &d in decimal(n, &mut [0; 20]) {
+        push_ascii(s, d);
     }
 }

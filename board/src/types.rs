@@ -548,13 +548,15 @@ impl Move {
 
     /// The UCI text, e.g. `e2e4` or `e7e8q` (promotions always carry the letter).
     pub fn uci(self) -> ArrayString<5> {
+        // The four or five bytes pushed as one string: chained iterators and a push per
+        // byte were larger code.
+        let ([a, b], [c, d]) = (self.from().name(), self.to().name());
+        let letter = self.promotion().map_or(0, PieceType::letter);
+        let len = if self.is_promotion() { 5 } else { 4 };
+        let bytes = [a, b, c, d, letter];
         let mut s = ArrayString::new();
-        for c in self.from().name().into_iter().chain(self.to().name()) {
-            crate::defs::push_char(&mut s, c as char);
-        }
-        if let Some(p) = self.promotion() {
-            crate::defs::push_char(&mut s, p.letter() as char);
-        }
+        // SAFETY: square names and piece letters are ASCII, hence valid UTF-8.
+        let _ = s.try_push_str(unsafe { core::str::from_utf8_unchecked(&bytes[..len]) });
         s
     }
 }

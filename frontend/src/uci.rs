@@ -67,9 +67,8 @@ impl dyn Output + '_ {
 
     /// Appends a decimal number; chainable.
     pub fn num(&mut self, n: u64) -> &mut Self {
-        let mut s = arrayvec::ArrayString::<20>::new();
-        minnow_engine::defs::push_number(&mut s, n);
-        self.put(&s)
+        self.write(minnow_engine::defs::decimal(n, &mut [0; 20]));
+        self
     }
 
     /// Appends a signed decimal number; chainable.
@@ -373,28 +372,31 @@ impl Uci {
                 out.put("\nNodes searched: ").num(total).put("\n\n");
                 return Flow::Continue;
             }
+            // The parameters with a number, found once by their index in a table: matching
+            // the name again to store the value doubled the string comparisons.
+            if let Some(i) = GO_NUMBERS.iter().position(|&name| name == token) {
+                // Negative values (a clock run out) count as 0.
+                let Some(value) = tokens.next().and_then(integer) else {
+                    error(out).put("go: '").put(token).put("' needs a number\n");
+                    continue;
+                };
+                let v = value.max(0) as u64;
+                // wtime and winc (even indices below 4) are white's, btime and binc black's.
+                let ours = i >= 4 || (i % 2 == 0) == white;
+                match i {
+                    _ if !ours => {}
+                    0 | 1 => limits.time = Some(v),
+                    2 | 3 => limits.increment = v,
+                    4 => limits.moves_to_go = Some(v.max(1)),
+                    5 => limits.movetime = Some(v),
+                    6 => limits.depth = Some(v.clamp(1, 127) as i32),
+                    _ => limits.nodes = Some(v.max(1)),
+                }
+                continue;
+            }
             match token {
                 "infinite" => limits.infinite = true,
                 "ponder" => limits.ponder = true,
-                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" => {
-                    // Negative values (a clock run out) count as 0.
-                    let Some(value) = tokens.next().and_then(integer) else {
-                        error(out).put("go: '").put(token).put("' needs a number\n");
-                        continue;
-                    };
-                    let v = value.max(0) as u64;
-                    match token {
-                        "wtime" if white => limits.time = Some(v),
-                        "btime" if !white => limits.time = Some(v),
-                        "winc" if white => limits.increment = v,
-                        "binc" if !white => limits.increment = v,
-                        "movestogo" => limits.moves_to_go = Some(v.max(1)),
-                        "movetime" => limits.movetime = Some(v),
-                        "depth" => limits.depth = Some(v.clamp(1, 127) as i32),
-                        "nodes" => limits.nodes = Some(v.max(1)),
-                        _ => {}
-                    }
-                }
                 "searchmoves" | "mate" => {
                     error(out).put("go: '").put(token).put("' is not supported, ignored\n");
                 }
@@ -550,6 +552,9 @@ impl Uci {
         out.num(nodes).put(" nodes ").num(nodes * 1000 / elapsed).put(" nps\n");
     }
 }
+
+/// The `go` parameters that take a number, in the order `Uci::cmd_go` reads their index.
+const GO_NUMBERS: [&str; 8] = ["wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes"];
 
 /// The search's view of the front end: clock, input during the search, progress output.
 struct UciHost<'a> {

@@ -1084,7 +1084,7 @@ mod tests {
         // 450 three-piece and 40 four-piece records, then 10 held out (2% of 500).
         let mut bytes = Vec::new();
         for i in 0..500 {
-            let pos = if i % 12 == 0 && i < 490 || i >= 490 { &four } else { &three };
+            let pos = if i % 12 == 0 || i >= 490 { &four } else { &three };
             bytes.extend_from_slice(&Record::new(pos, i as i16, 1, 0).to_bytes());
         }
         std::fs::write(&path, &bytes).unwrap();
