@@ -55,7 +55,7 @@ mod movepick {
             }
         };
         let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
-        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; 3]));
+        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; 2]));
         let mut seen = Vec::new();
         let mut nodes = 0;
         while let Some(m) = picker.next(pos, h) {

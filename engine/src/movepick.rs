@@ -70,11 +70,11 @@ impl ContinuationHistory {
     pub const EMPTY: ContinuationHistory = ContinuationHistory([[[[0; 64]; 6]; 64]; 12]);
 }
 
-/// The earlier moves a quiet move's continuation history is read for: the moves one, two
-/// and four plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, the
-/// root, or the fourth while `CONT_HISTORY_PLY4` is off).
+/// The earlier moves a quiet move's continuation history is read for: the moves one and
+/// two plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, or the
+/// root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continuation(pub [usize; 3]);
+pub struct Continuation(pub [usize; 2]);
 
 impl Continuation {
     /// No earlier move.
@@ -286,7 +286,7 @@ impl MovePicker {
     /// A picker for quiescence search: noisy moves that do not lose material, then (with
     /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
     pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
-        let none = Continuation([Continuation::NONE; 3]);
+        let none = Continuation([Continuation::NONE; 2]);
         let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, none);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;

@@ -551,12 +551,6 @@ tunables! {
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
-    /// Continuation history of the move four plies back too, in ordering, LMR and updates
-    /// (0: one and two plies back only).
-    CONT_HISTORY_PLY4: i32 = 0, 0..=1;
-    /// A quiet's history score divided by this widens (or narrows) its futility margin
-    /// (0: off).
-    FUTILITY_HISTORY_DIVISOR: i32 = 0, 0..=1000;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

@@ -640,13 +640,11 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one, two (and four) plies back, for the continuation histories (bundle, +58
+        // The moves one and two plies back, for the continuation histories (bundle, +58
         // Elo; alone +4, not proven).
-        let prev = Continuation(core::array::from_fn(|i| {
-            let back = [1, 2, 4][i];
-            let earlier = ply.checked_sub(back).filter(|_| back < 4 || tp!(CONT_HISTORY_PLY4) != 0);
+        let prev = Continuation(core::array::from_fn(|back| {
+            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
             earlier
-                .map(|p| self.stack[p])
                 .filter(|e| e.mv != Move::NONE)
                 .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
         }));
@@ -688,13 +686,7 @@ impl Searcher {
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
                             && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth
-                                + if tp!(FUTILITY_HISTORY_DIVISOR) > 0 {
-                                    self.histories.quiet_score(pos, prev, m) / tp!(FUTILITY_HISTORY_DIVISOR)
-                                } else {
-                                    0
-                                }
-                                <= alpha)
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha)
                         || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
                             && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                 } else {
