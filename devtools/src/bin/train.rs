@@ -975,88 +975,75 @@ mod tests {
         assert!(parse(&args(&["--decay"])).is_err());
     }
 
+    /// What `load` makes of `records` written to a file of their own, with the options
+    /// `--scale 100 --no-mirror` and then `extra`.
+    fn load_records(records: &[super::Record], extra: &[&str]) -> super::Data {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static FILES: AtomicUsize = AtomicUsize::new(0);
+        let n = FILES.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("minnow-train-{}-{n}.bin", std::process::id()));
+        std::fs::write(&path, records.iter().flat_map(|r| r.to_bytes()).collect::<Vec<u8>>()).unwrap();
+        let base = ["--data", path.to_str().unwrap(), "--out", "net", "--lr", "0.001", "--epochs", "1"];
+        let argv: Vec<String> = base
+            .iter()
+            .chain(&["--scale", "100", "--no-mirror"])
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect();
+        let data = super::load(&mut parse(&argv).unwrap(), false).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        data
+    }
+
+    /// The training records of `data`, read back.
+    fn training_records(data: &super::Data) -> Vec<super::Record> {
+        data.train.iter().map(|b| super::Record::from_bytes(b).unwrap()).collect()
+    }
+
     #[test]
     fn score_mult_scales_what_is_read_and_dedup_drops_repeated_positions() {
-        use super::{Record, load};
+        use super::Record;
         use minnow::Position;
         use minnow::fen::Fen;
         for bad in ["0", "-1", "NaN", "101"] {
             assert!(parse(&args(&["--score-mult", bad])).is_err(), "{bad}");
         }
-        let dir = std::env::temp_dir().join(format!("minnow-train-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("d.bin");
         let a = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         let b = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
         // a, b, a again (another score): 100 records so that 2% are held out.
-        let mut bytes = Vec::new();
-        for i in 0..100 {
-            let (pos, score) = match i % 3 {
-                0 => (&a, 100),
-                1 => (&b, -50),
-                _ => (&a, 7),
-            };
-            bytes.extend_from_slice(&Record::new(pos, score, 1, 0).to_bytes());
-        }
-        std::fs::write(&path, &bytes).unwrap();
-        let path_text = path.to_str().unwrap();
-        let with = |extra: &[&str]| -> Vec<String> {
-            [
-                "--data",
-                path_text,
-                "--out",
-                "net",
-                "--lr",
-                "0.001",
-                "--epochs",
-                "1",
-                "--scale",
-                "100",
-                "--no-mirror",
-            ]
-            .iter()
-            .chain(extra)
-            .map(|s| s.to_string())
-            .collect()
-        };
-        let mut plain = parse(&with(&["--no-dedup"])).unwrap();
-        let data = load(&mut plain, false).unwrap();
+        let records: Vec<Record> = (0..100)
+            .map(|i| match i % 3 {
+                0 => Record::new(&a, 100, 1, 0),
+                1 => Record::new(&b, -50, 1, 0),
+                _ => Record::new(&a, 7, 1, 0),
+            })
+            .collect();
+        let data = load_records(&records, &["--no-dedup"]);
         assert_eq!(data.train.len() + data.valid.len(), 100);
-        let mut cfg = parse(&with(&["--score-mult", "0.5"])).unwrap();
-        let data = load(&mut cfg, false).unwrap();
+        let data = load_records(&records, &["--score-mult", "0.5"]);
         // Only the first a and the first b survive, at half their scores.
-        let train_scores = data.train.iter().map(|b| Record::from_bytes(b).unwrap().score);
+        let train_scores = training_records(&data).into_iter().map(|r| r.score);
         let kept: Vec<i16> = train_scores.chain(data.valid.iter().map(|s| s.score)).collect();
         assert_eq!(kept.len(), 2, "{kept:?}");
         assert!(kept.contains(&50) && kept.contains(&-25), "{kept:?}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn ply_and_score_filters_drop_training_positions_only() {
-        use super::{Record, load};
+        use super::Record;
         use minnow::Position;
         use minnow::fen::Fen;
         for bad in ["0", "-5", "40000", "x"] {
             assert!(parse(&args(&["--max-score", bad])).is_err(), "{bad}");
         }
         assert!(parse(&args(&["--min-ply", "-1"])).is_err());
-        let dir = std::env::temp_dir().join(format!("minnow-train-filter-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("d.bin");
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         // 100 records at plies 0..100, scores 10 × ply: the last 2 (plies 98, 99) held out.
-        let mut bytes = Vec::new();
-        for ply in 0..100u16 {
-            bytes.extend_from_slice(&Record::new(&pos, 10 * ply as i16, 1, ply).to_bytes());
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        let records: Vec<Record> =
+            (0..100u16).map(|ply| Record::new(&pos, 10 * ply as i16, 1, ply)).collect();
         let load_with = |extra: &[&str]| {
-            let base = ["--data", path.to_str().unwrap(), "--out", "net", "--lr", "0.001", "--epochs", "1"];
-            let rest = ["--scale", "100", "--no-mirror", "--no-dedup"];
-            let argv: Vec<String> = base.iter().chain(&rest).chain(extra).map(|s| s.to_string()).collect();
-            let data = load(&mut parse(&argv).unwrap(), false).unwrap();
-            let plies: Vec<u16> = data.train.iter().map(|b| Record::from_bytes(b).unwrap().ply).collect();
+            let data = load_records(&records, &[&["--no-dedup"], extra].concat());
+            let plies: Vec<u16> = training_records(&data).iter().map(|r| r.ply).collect();
             (plies, data.valid.iter().map(|s| s.score).collect::<Vec<i16>>())
         };
         let (all, valid) = load_with(&[]);
@@ -1065,40 +1052,27 @@ mod tests {
         let (kept, valid_filtered) = load_with(&["--min-ply", "16", "--max-score", "500"]);
         assert_eq!(kept, (16..=50).collect::<Vec<u16>>());
         assert_eq!(valid_filtered, valid);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn flatten_thins_common_piece_counts_only() {
-        use super::{Record, load};
+        use super::Record;
         use minnow::Position;
         use minnow::fen::Fen;
         for bad in ["0", "-3", "x"] {
             assert!(parse(&args(&["--flatten", bad])).is_err(), "{bad}");
         }
-        let dir = std::env::temp_dir().join(format!("minnow-train-flatten-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("d.bin");
         let three = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         let four = Position::from_fen("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
-        // 450 three-piece and 40 four-piece records, then 10 held out (2% of 500).
-        let mut bytes = Vec::new();
-        for i in 0..500 {
-            let pos = if i % 12 == 0 || i >= 490 { &four } else { &three };
-            bytes.extend_from_slice(&Record::new(pos, i as i16, 1, 0).to_bytes());
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        // 449 three-piece and 41 four-piece records, then 10 four-piece ones held out (2%).
+        let records: Vec<Record> = (0..500)
+            .map(|i| Record::new(if i % 12 == 0 || i >= 490 { &four } else { &three }, i as i16, 1, 0))
+            .collect();
         let load_with = |extra: &[&str]| {
-            let base = ["--data", path.to_str().unwrap(), "--out", "net", "--lr", "0.001", "--epochs", "1"];
-            let rest = ["--scale", "100", "--no-mirror", "--no-dedup"];
-            let argv: Vec<String> = base.iter().chain(&rest).chain(extra).map(|s| s.to_string()).collect();
-            let data = load(&mut parse(&argv).unwrap(), false).unwrap();
-            let count = |n: u32| {
-                data.train
-                    .iter()
-                    .filter(move |b| Record::from_bytes(&b[..]).unwrap().occupancy.count_ones() == n)
-            };
-            (count(3).count(), count(4).count(), data.valid.iter().map(|s| s.score).collect::<Vec<i16>>())
+            let data = load_records(&records, &[&["--no-dedup"], extra].concat());
+            let pieces: Vec<u32> = training_records(&data).iter().map(|r| r.occupancy.count_ones()).collect();
+            let count = |n: u32| pieces.iter().filter(|&&p| p == n).count();
+            (count(3), count(4), data.valid.iter().map(|s| s.score).collect::<Vec<i16>>())
         };
         let (three_all, four_all, valid) = load_with(&[]);
         assert_eq!((three_all, four_all, valid.len()), (449, 41, 10));
@@ -1106,6 +1080,5 @@ mod tests {
         let (three_kept, four_kept, valid_flat) = load_with(&["--flatten", "100"]);
         assert!((65..=135).contains(&three_kept), "{three_kept}");
         assert_eq!((four_kept, valid_flat), (41, valid));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
