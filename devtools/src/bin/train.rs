@@ -261,14 +261,10 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
         // The filters leave the held-out part as it is, so that runs with and without
         // them are judged on the same positions.
         if filtering {
-            let mut held_out = records.split_off(split);
-            records.retain(|b| {
+            filtered += retain_training(&mut records, &mut split, |b| {
                 let r = record(b);
                 r.ply >= cfg.min_ply && r.score.unsigned_abs() <= cfg.max_score.unsigned_abs()
             });
-            filtered += split - records.len();
-            split = records.len();
-            records.append(&mut held_out);
         }
         files.push((records, split));
     }
@@ -310,6 +306,21 @@ fn load(cfg: &mut Config, king_mirror: bool) -> Result<Data, String> {
     Ok(Data { train, valid, valid_records, hce_loss, fitted })
 }
 
+/// Keeps the training records (those before `split`) for which `keep` holds, in order,
+/// and the held-out ones after them all; moves `split` to match. Returns how many it left out.
+fn retain_training(
+    records: &mut Vec<[u8; RECORD_BYTES]>,
+    split: &mut usize,
+    keep: impl FnMut(&[u8; RECORD_BYTES]) -> bool,
+) -> usize {
+    let mut held_out = records.split_off(*split);
+    records.retain(keep);
+    let left_out = *split - records.len();
+    *split = records.len();
+    records.append(&mut held_out);
+    left_out
+}
+
 /// `--flatten CAP`: keeps each training record of a piece count that has `n > CAP` of them
 /// with chance `CAP / n` (so about CAP remain), the others all; the held-out parts stay.
 /// The field's flattening of the piece-count distribution: no stage of the game gets more
@@ -324,13 +335,10 @@ fn flatten(files: &mut [(Vec<[u8; RECORD_BYTES]>, usize)], cap: usize, seed: u64
     let before: usize = counts.iter().sum();
     let mut rng = Rng::new(seed, 0x464C_4154);
     for (records, split) in files.iter_mut() {
-        let mut held_out = records.split_off(*split);
-        records.retain(|b| {
+        retain_training(records, split, |b| {
             let n = counts[pieces(b)];
             n <= cap || rng.unit() < cap as f64 / n as f64
         });
-        *split = records.len();
-        records.append(&mut held_out);
     }
     let after: usize = files.iter().map(|(_, split)| split).sum();
     println!("train: at most about {cap} training positions of each piece count: {after} of {before} kept");
