@@ -6,6 +6,7 @@
 
 mod sys;
 
+use minnow::defs::ascii;
 use minnow::movepick::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
@@ -58,15 +59,6 @@ impl Output for Stdout {
         sys::write_all(1, &self.buf[..self.len]);
         self.len = 0;
     }
-}
-
-/// `bytes` as text if they are ASCII, as UCI is: a one-line test instead of a UTF-8
-/// validator. A byte loop with an early exit rather than `<[u8]>::is_ascii`, whose
-/// vectorised word-at-a-time test is far larger code (−197 B) and buys nothing on lines of
-/// a few hundred bytes; the loop is small enough to inline.
-fn ascii(bytes: &[u8]) -> Option<&str> {
-    // SAFETY: ASCII is valid UTF-8.
-    bytes.iter().all(u8::is_ascii).then(|| unsafe { core::str::from_utf8_unchecked(bytes) })
 }
 
 /// Longest input line accepted; longer lines are reported and skipped.

@@ -40,6 +40,16 @@ pub fn is_ready(state: &AtomicU8) -> bool {
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// `bytes` as text if they are ASCII, as UCI and FEN are: a one-line test instead of a
+/// UTF-8 validator. A byte loop with an early exit rather than `<[u8]>::is_ascii`, whose
+/// vectorised word-at-a-time test is far larger code (−197 B) and buys nothing on lines of
+/// a few hundred bytes; the loop is small enough to inline.
+#[inline]
+pub fn ascii(bytes: &[u8]) -> Option<&str> {
+    // SAFETY: ASCII is valid UTF-8.
+    bytes.iter().all(u8::is_ascii).then(|| unsafe { core::str::from_utf8_unchecked(bytes) })
+}
+
 /// Appends an ASCII byte (any other byte as `?`). Every buffer here is sized for its
 /// longest content (a FEN is at most 92 bytes), so nothing is ever dropped; `try_push_str`
 /// of the one-byte string avoids `push`'s panic formatting and `try_push(char)`'s UTF-8
@@ -48,10 +58,7 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 #[inline(never)]
 pub fn push_ascii<const N: usize>(s: &mut ArrayString<N>, b: u8) {
     debug_assert!(!s.is_full() && b.is_ascii());
-    let b = if b.is_ascii() { b } else { b'?' };
-    // SAFETY: a single ASCII byte is valid UTF-8.
-    let text = unsafe { core::str::from_utf8_unchecked(core::slice::from_ref(&b)) };
-    let _ = s.try_push_str(text);
+    let _ = s.try_push_str(ascii(core::slice::from_ref(&b)).unwrap_or("?"));
 }
 
 /// The decimal digits of `n`, written at the end of `buf` (no `core::fmt`, which the

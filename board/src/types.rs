@@ -551,10 +551,9 @@ impl Move {
         // The four or five bytes pushed as one string: chained iterators and a push per
         // byte were larger code.
         let ([a, b], [c, d]) = (self.from().name(), self.to().name());
-        let letter = self.promotion().map_or(0, PieceType::letter);
-        let len = if self.is_promotion() { 5 } else { 4 };
-        let bytes = [a, b, c, d, letter];
+        let (letter, len) = self.promotion().map_or((0, 4), |p| (p.letter(), 5));
         let mut s = ArrayString::new();
+        let bytes = [a, b, c, d, letter];
         // SAFETY: square names and piece letters are ASCII, hence valid UTF-8.
         let _ = s.try_push_str(unsafe { core::str::from_utf8_unchecked(&bytes[..len]) });
         s
