@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen11.nnue, shipped b96539c (2026-11-27). Parent: gen10.
+# gen11.nnue, shipped b96539c (2026-11-27), replaced by gen12. Parent: gen10.
 #
 # Data: 31.7 M more positions (28.6 M distinct) of 300-node self-play labelled by
 # Stockfish 15.1's `eval`; about 46 M distinct positions seen in its line.
