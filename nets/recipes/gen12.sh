@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen12.nnue, shipped COMMIT (2026-11-27). Parent: none (random weights), in two stages.
+# gen12.nnue, shipped 3ebf8d0 (2026-11-27). Parent: none (random weights), in two stages.
 #
 # Data: run t13, 442 chunks (each worker's 0-220), 88,426,916 positions of gen11's 300-node
 # self-play labelled by Stockfish 15.1's `eval` (77,471,366 after duplicates), about 140
