@@ -5,11 +5,13 @@
 # self-play labelled by Stockfish 15.1's `eval` (77,471,366 after duplicates), about 140
 # minutes of the 2-core machine over three sessions (datagen of a2a6e9c and later commits,
 # all gen11 and `Bench: 436146`, so the same games).
-# Training (trainer of cddd71d's behaviour, 2 threads): stage 1 `sc88` from random weights,
-# 6 epochs, lr 0.002 on a cosine to 1%, decay 0.02, 798 s; stage 2 `sc88s2` = gen12,
-# sc88 restarted at lr 0.0001 for 2 epochs, decay 0.1, 286 s. Held-out loss 0.004011
+# Training (a trainer built 2026-11-27 14:55, the same as HEAD's for these options; 2
+# threads): stage 1 `sc88` from random weights, 6 epochs, lr 0.002 on a cosine to 1%,
+# decay 0.02, 798 s; stage 2 `sc88s2` = gen12, sc88 restarted at lr 0.0001 for 2 epochs,
+# decay 0.1, 286 s. Held-out loss 0.004011
 # (gen11 0.004594 on the same 2%). gen12.check.txt: that held-out part's.
-# Against gen11: +31.6 +- 18.3 over 596 games at 2+0.05, seed 1340 (SPRT [0, 10] H1); +34.9 +- 25.0 over 400 at 20,000 nodes, seed 1010.
+# Against gen11: +31.6 +- 18.3 over 596 games at 2+0.05, seed 1340 (SPRT [0, 10] H1);
+# +34.9 +- 25.0 over 400 at 20,000 nodes, seed 1010.
 # Needs Stockfish 15.1 at /usr/games/stockfish (`apt-get install stockfish`).
 set -eu
 cd "$(dirname "$0")/../.."
