@@ -11,7 +11,8 @@
 # OUT/MODE/W-C.bin  the same positions with the teacher's scores (MODE: eval, depth:N, nodes:N)
 # Chunk C of worker W is played with seed SEED + 1000 * W + C, so runs never overlap when
 # their SEEDs differ by 100,000 or more. Binaries: $MINNOW_BIN (default target/release);
-# teacher: $TEACHER (default /usr/games/stockfish). Example (the gen9 data, nets/README.md):
+# teacher: $TEACHER (default /usr/games/stockfish; tools/datagen/build_sf_label.sh builds one that
+# gives the same `eval` labels about six times as fast). Example (the gen9 data, nets/README.md):
 #
 #   tools/datagen/teacher_data.sh data/t9 16 300 20000 330 900000 eval
 set -euo pipefail
