@@ -38,6 +38,8 @@
 //! is read at 0.9 (`nets/README.md` says how that was measured). Repeated positions
 //! (placement and side to move) keep only their first record (`--no-dedup` keeps all).
 //! `--max-positions N` reads at most N records in all, an equal share from each file.
+//! `--epochs 0` with `--init NET` trains nothing: it prints NET's held-out loss (and rank)
+//! on the data given and writes its check file, to compare a net with runs on other data.
 //! Filters, as the field's trainers have them: `--min-ply N` leaves out training positions
 //! from the first N plies of their game (where games from the same openings meet), and
 //! `--max-score S` those whose |score| (after `--score-mult`) is above S (decided games);
@@ -612,7 +614,7 @@ fn train(mut cfg: Config) -> Result<(), String> {
             save(&cfg.out, &net)?;
         }
     }
-    if cfg.init.is_some() && best >= start_loss {
+    if cfg.epochs > 0 && cfg.init.is_some() && best >= start_loss {
         println!("train: no epoch beat the starting net's validation loss: the files hold it unchanged");
     }
     // The check file: held-out positions spread over the validation set, best net's eval.
@@ -794,8 +796,11 @@ fn parse(args: &[String]) -> Result<Config, String> {
     if !(1..=32).contains(&cfg.buckets) {
         return Err("--buckets must be 1..32".into());
     }
-    if !(1..=4096).contains(&cfg.hidden) || cfg.epochs == 0 || cfg.batch == 0 || cfg.threads == 0 {
-        return Err("--hidden must be 1..4096; --epochs, --batch and --threads at least 1".into());
+    if !(1..=4096).contains(&cfg.hidden) || cfg.batch == 0 || cfg.threads == 0 {
+        return Err("--hidden must be 1..4096; --batch and --threads at least 1".into());
+    }
+    if cfg.epochs == 0 && cfg.init.is_none() {
+        return Err("--epochs 0 (the held-out loss of a net, no training) needs --init".into());
     }
     if !(0.0..1.0).contains(&cfg.valid)
         || !(0.0..=1.0).contains(&cfg.wdl)
@@ -926,6 +931,9 @@ mod tests {
             assert!(parse(&args(&["--lr", bad])).is_err(), "{bad}");
         }
         assert!(parse(&args(&["--epochs", "0"])).is_err());
+        // With a starting net, 0 epochs reads its held-out loss and trains nothing.
+        let evaluate: Vec<&str> = with_scale.iter().map(|&a| if a == "2" { "0" } else { a }).collect();
+        assert_eq!(parse(&strings(&evaluate)).unwrap().epochs, 0);
     }
 
     /// The rank correlation is 1 for a set whose scores the net orders the same way, -1
