@@ -102,6 +102,39 @@ pub fn exit(code: i32) -> ! {
 /// As in C: `dst` and `src` valid for `n` bytes and not overlapping.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
+    // The search copies a position (160 bytes) and an accumulator (256) at every node:
+    // at such sizes 16-byte moves beat `rep movsb`, whose start-up took 8% of `bench`.
+    if (16..=512).contains(&n) {
+        // SAFETY: the caller guarantees both ranges are valid for `n` ≥ 16 bytes and do
+        // not overlap, so every 16-byte block read (`src + i`, i ≤ n − 16) and written
+        // lies inside them; the last block may cover part of the one before, writing the
+        // same bytes again.
+        unsafe {
+            asm!(
+                "2:",
+                "movups xmm0, [{s} + {i}]",
+                "movups [{d} + {i}], xmm0",
+                "add {i}, 16",
+                "cmp {i}, {last}",
+                "jb 2b",
+                "movups xmm0, [{s} + {last}]",
+                "movups [{d} + {last}], xmm0",
+                s = in(reg) src, d = in(reg) dst, i = inout(reg) 0usize => _,
+                last = in(reg) n - 16, out("xmm0") _, options(nostack),
+            );
+        }
+        return dst;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { copy_forward(dst, src, n) }
+}
+
+/// Copies `n` bytes forwards, one at a time as far as the program can tell: right for
+/// any overlap where `dst` is not inside `src + 1 .. src + n`.
+///
+/// # Safety
+/// `dst` and `src` valid for `n` bytes.
+unsafe fn copy_forward(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
     // SAFETY: the caller guarantees both ranges are valid for `n` bytes.
     unsafe {
         asm!("rep movsb", inout("rcx") n => _, inout("rdi") dst => _, inout("rsi") src => _,
@@ -119,7 +152,7 @@ pub unsafe extern "C" fn memmove(dst: *mut u8, src: *const u8, n: usize) -> *mut
     if (dst as usize).wrapping_sub(src as usize) >= n {
         // No harmful overlap: a forward copy never reads a byte it already wrote.
         // SAFETY: forwarded contract.
-        return unsafe { memcpy(dst, src, n) };
+        return unsafe { copy_forward(dst, src, n) };
     }
     // SAFETY: `dst` lies inside `src..src+n`: copy backwards (direction flag set, then
     // cleared again as the ABI requires).

@@ -20,9 +20,10 @@ mod board {
             let root = Position::from_fen(line.split(';').next().unwrap()).unwrap();
             for first in legal_move_list(&root) {
                 let pos = root.after(first);
+                let info = pos.check_info();
                 for m in legal_move_list(&pos) {
                     let expected = pos.after(m).in_check();
-                    assert_eq!(pos.gives_check(m), expected, "{m} in {}", pos.fen());
+                    assert_eq!(pos.gives_check(&info, m), expected, "{m} in {}", pos.fen());
                     checks += expected as u32;
                 }
             }
@@ -103,7 +104,7 @@ mod movepick {
                     let safe = pos.see_ge(m, 0);
                     let queen_or_capture = m.promotion().is_none_or(|p| p == PieceType::Queen);
                     (m.is_noisy() && safe && queen_or_capture)
-                        || (!m.is_noisy() && safe && pos.gives_check(m))
+                        || (!m.is_noisy() && safe && pos.gives_check(&pos.check_info(), m))
                 })
                 .collect();
             assert_eq!(yielded.len(), expected.len(), "{}", pos.fen());
@@ -297,7 +298,8 @@ mod nnue {
                         break;
                     }
                     let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                    acc = acc.after(&pos, m);
+                    let before = acc;
+                    before.after(&pos, m, &mut acc);
                     pos.make(m);
                     assert_eq!(acc, Accumulator::new(&pos), "after {m} in {}", pos.fen());
                     assert_eq!(acc.evaluate(pos.side_to_move(), pos.occupied().count()), evaluate(&pos));

@@ -29,6 +29,16 @@ pub struct Position {
     pub(crate) pinned: Bitboard,
 }
 
+/// Where the side to move could give check from: for each piece type the squares that
+/// attack the enemy king, and the pieces whose leaving their line uncovers a check
+/// ([`Position::check_info`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    king: Square,
+    discoverers: Bitboard,
+    squares: [Bitboard; 6],
+}
+
 impl Position {
     /// An empty board, white to move, no castling rights: the start of setting up a
     /// position piece by piece with [`Position::put`], the setters below and
@@ -436,42 +446,57 @@ impl Position {
         self.update_check_info();
     }
 
+    /// What [`Position::gives_check`] needs to know about the enemy king, worked out once
+    /// for all the moves of a node (two slider lookups and the blockers' scan per node,
+    /// instead of up to four lookups per move).
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let king = self.king_square(!us);
+        let occupied = self.occupied();
+        let diagonal = attacks::bishop(king, occupied);
+        let straight = attacks::rook(king, occupied);
+        // Our sliders that would hit the enemy king on an empty board; a piece of ours
+        // alone between such a slider and the king uncovers a check when it leaves the line.
+        let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.straight_sliders(us))
+            | (attacks::bishop(king, Bitboard::EMPTY) & self.diagonal_sliders(us));
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.more_than_one() {
+                discoverers |= blockers & self.by_color[us.index()];
+            }
+        }
+        CheckInfo {
+            king,
+            discoverers,
+            squares: [
+                attacks::pawn(!us, king),
+                attacks::knight(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+        }
+    }
+
     /// True if `m` (legal here) checks the opponent: directly from its destination, or by
-    /// uncovering one of our sliders. Castling, en passant and promotions, which move two
-    /// pieces or change one, are played out.
-    pub fn gives_check(&self, m: Move) -> bool {
+    /// uncovering one of our sliders; `info` is this position's [`Position::check_info`].
+    /// Castling, en passant and promotions, which move two pieces or change one, are played
+    /// out. (A slider that moves along a line through the king cannot check through its
+    /// own former square: it would have been giving check already.)
+    #[inline(never)]
+    pub fn gives_check(&self, info: &CheckInfo, m: Move) -> bool {
         if matches!(m.flag(), MoveFlag::KingCastle | MoveFlag::QueenCastle | MoveFlag::EnPassant)
             || m.is_promotion()
         {
             return self.after(m).in_check();
         }
-        let us = self.side;
-        let king = self.king_square(!us);
         let (from, to) = (m.from(), m.to());
-        let occupied = (self.occupied() ^ from.bb()) | to.bb();
-        // A slider checks directly only from a square on a line with the king: most moves
-        // skip the attack lookup.
-        let aligned = attacks::line(king, to).any();
-        let direct = match self.mailbox[from.index()].map(|p| p.kind()) {
-            Some(PieceType::Pawn) => attacks::pawn(us, to),
-            Some(PieceType::Knight) => attacks::knight(to),
-            Some(PieceType::Bishop) if aligned => attacks::bishop(to, occupied),
-            Some(PieceType::Rook) if aligned => attacks::rook(to, occupied),
-            Some(PieceType::Queen) if aligned => attacks::queen(to, occupied),
-            _ => Bitboard::EMPTY,
-        };
-        if direct.contains(king) {
-            return true;
-        }
-        // A discovered check needs `from` on a line with the king: most moves are not.
-        if attacks::line(king, from).is_empty() {
-            return false;
-        }
-        let uncovered = (attacks::bishop(king, occupied) & self.diagonal_sliders(us))
-            | (attacks::rook(king, occupied) & self.straight_sliders(us));
-        (uncovered & !from.bb()).any()
+        let kind = self.mailbox[from.index()].map_or(PieceType::King, |p| p.kind());
+        info.squares[kind.index()].contains(to)
+            || (info.discoverers.contains(from) && !attacks::line(info.king, from).contains(to))
     }
-
     /// True if `color` has a piece other than pawns and king (null-move zugzwang guard).
     #[inline]
     pub fn has_non_pawn_material(&self, color: Color) -> bool {

@@ -243,6 +243,9 @@ pub struct MovePicker {
     prev: Continuation,
     /// Quiet stages are skipped (late-move pruning, or quiescence out of check).
     skip_quiets: bool,
+    /// Of the quiet moves not yet yielded, only those that give check are
+    /// ([`MovePicker::only_quiet_checks`]).
+    only_checks: bool,
     /// Quiescence: no killers, no under-promotions, no losing captures.
     quiescence: bool,
     /// Quiescence: also quiet moves that give check and do not lose material.
@@ -278,6 +281,7 @@ impl MovePicker {
             counter,
             prev,
             skip_quiets: false,
+            only_checks: false,
             quiescence: false,
             quiet_checks: false,
         }
@@ -300,6 +304,26 @@ impl MovePicker {
     /// Stops yielding quiet moves that have not been yielded yet (late-move pruning).
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// From now on yields only the quiet moves that give check (the search prunes every
+    /// other late quiet): the rest are dropped once instead of each being found by a scan
+    /// of the list. Killers and the counter-move are still yielded.
+    pub fn only_quiet_checks(&mut self, pos: &Position) {
+        self.only_checks = true;
+        if self.stage == Stage::Quiets {
+            self.drop_quiet_non_checks(pos);
+        }
+    }
+
+    /// Marks the scored quiet moves that do not give check as yielded.
+    fn drop_quiet_non_checks(&mut self, pos: &Position) {
+        let info = pos.check_info();
+        for i in self.noisy_end..self.moves.len() {
+            if self.keys[i] != PICKED && !pos.gives_check(&info, self.moves[i]) {
+                self.keys[i] = PICKED;
+            }
+        }
     }
 
     fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
@@ -459,6 +483,9 @@ impl MovePicker {
                             key(histories.quiet_score(pos, self.prev, m), i)
                         };
                     }
+                    if self.only_checks {
+                        self.drop_quiet_non_checks(pos);
+                    }
                 }
                 Stage::Quiets => {
                     if self.skip_quiets {
@@ -484,10 +511,11 @@ impl MovePicker {
                         self.generate_quiets(pos);
                         self.cursor = self.noisy_end;
                     }
+                    let info = pos.check_info();
                     while self.cursor < self.moves.len() {
                         let m = self.moves[self.cursor];
                         self.cursor += 1;
-                        if m != self.tt_move && pos.gives_check(m) && pos.see_ge(m, 0) {
+                        if m != self.tt_move && pos.gives_check(&info, m) && pos.see_ge(m, 0) {
                             return Some(m);
                         }
                     }

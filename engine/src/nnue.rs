@@ -195,24 +195,26 @@ impl Accumulator {
         let flips = flips(pos);
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_on(sq) {
-                acc = acc.updated([features(piece, sq, flips), NO_ROWS], [NO_ROWS; 2]);
+                let before = acc;
+                before.updated([features(piece, sq, flips), NO_ROWS], [NO_ROWS; 2], &mut acc);
             }
         }
         acc
     }
 
-    /// The accumulators after the legal move `m` in `pos` (whose accumulators these are).
-    /// A move adds at most two feature rows and removes at most two; the unused ones are
+    /// Writes to `out` the accumulators after the legal move `m` in `pos` (whose
+    /// accumulators these are), in place: the search keeps one per ply, and returning 256
+    /// bytes to copy them there cost a copy per node. A move adds at most two feature rows and removes at most two; the unused ones are
     /// [`ZERO_ROW`], so every move is one pass of the same branch-free loop
     /// ([`Accumulator::updated`]). A king crossing between files d and e turns its side's
     /// view over (king mirroring): then both are built afresh, which is rare. Never inlined:
     /// the search calls it from two places.
     #[inline(never)]
-    pub fn after(&self, pos: &Position, m: Move) -> Accumulator {
+    pub fn after(&self, pos: &Position, m: Move, out: &mut Accumulator) {
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = pos.piece_on(from) else { return *self };
+        let Some(piece) = pos.piece_on(from) else { return *out = *self };
         if MIRRORED && piece.kind() == PieceType::King && (from.file() ^ to.file()) & 4 != 0 {
-            return Accumulator::new(&pos.after(m));
+            return *out = Accumulator::new(&pos.after(m));
         }
         let flips = flips(pos);
         let us = piece.color();
@@ -240,39 +242,37 @@ impl Accumulator {
         }
         let sub1 = features(piece, from, flips);
         let add1 = features(m.promotion().map_or(piece, |kind| Piece::new(us, kind)), to, flips);
-        self.updated([add1, add2], [sub1, sub2])
+        self.updated([add1, add2], [sub1, sub2], out)
     }
 
     /// These accumulators plus the rows `add` (each a feature per view) minus the rows
     /// `sub`, in one pass: the binary's only copy of the update loop (the search's
     /// [`Accumulator::after`] and the from-scratch [`Accumulator::new`] share it).
     #[inline(never)]
-    fn updated(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2]) -> Accumulator {
+    fn updated(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2], out: &mut Accumulator) {
         #[cfg(target_arch = "x86_64")]
         if AVX2.load(Ordering::Relaxed) {
             // SAFETY: AVX2 is set only where the CPU and the OS run AVX2 instructions.
-            return unsafe { self.updated_avx2(add, sub) };
+            return unsafe { self.updated_avx2(add, sub, out) };
         }
-        self.updated_body(add, sub)
+        self.updated_body(add, sub, out)
     }
 
     /// [`Accumulator::updated`] compiled with AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn updated_avx2(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2]) -> Accumulator {
-        self.updated_body(add, sub)
+    fn updated_avx2(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2], out: &mut Accumulator) {
+        self.updated_body(add, sub, out)
     }
 
     #[inline(always)]
-    fn updated_body(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2]) -> Accumulator {
-        let mut next = Accumulator([[0; HIDDEN]; 2]);
+    fn updated_body(&self, add: [[usize; 2]; 2], sub: [[usize; 2]; 2], out: &mut Accumulator) {
         for v in 0..2 {
             let (a1, a2, s1, s2) = (row(add[0][v]), row(add[1][v]), row(sub[0][v]), row(sub[1][v]));
             for i in 0..HIDDEN {
-                next.0[v][i] = self.0[v][i] + a1[i] + a2[i] - s1[i] - s2[i];
+                out.0[v][i] = self.0[v][i] + a1[i] + a2[i] - s1[i] - s2[i];
             }
         }
-        next
     }
 
     /// The evaluation in centipawns from `side`'s view (`side` to move) with `pieces` on

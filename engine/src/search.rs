@@ -441,10 +441,11 @@ impl Searcher {
     fn update_eval(&mut self, ply: usize, pos: &Position, m: Option<Move>) {
         #[cfg(feature = "nnue")]
         {
-            self.acc[ply + 1] = match m {
-                Some(m) => self.acc[ply].after(pos, m),
-                None => self.acc[ply],
-            };
+            let (done, next) = self.acc.split_at_mut(ply + 1);
+            match m {
+                Some(m) => done[ply].after(pos, m, &mut next[0]),
+                None => next[0] = done[ply],
+            }
         }
         #[cfg(not(feature = "nnue"))]
         let _ = (ply, pos, m);
@@ -657,6 +658,8 @@ impl Searcher {
         let mut noisy_tried = [Move::NONE; 32];
         let mut noisy_count = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let mut check_info = None;
+        let mut only_checks = false;
 
         while let Some(m) = picker.next(pos, &self.histories) {
             if m == excluded {
@@ -682,13 +685,20 @@ impl Searcher {
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
-                    (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
+                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
                             && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha)
-                        || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
-                            && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha);
+                    // Both only grow truer as the node goes on (more moves searched, deeper
+                    // reductions, a higher alpha): every later quiet that does not check
+                    // would be pruned as well, so the picker stops yielding them.
+                    if late && !only_checks {
+                        only_checks = true;
+                        picker.only_quiet_checks(pos);
+                    }
+                    late || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
+                        && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                 } else {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
                 };
@@ -696,7 +706,7 @@ impl Searcher {
                 // searching every losing check wasted the tree (+69 Elo at fixed nodes).
                 let check_see = tp!(CHECK_SEE_MARGIN) > 0 && depth <= tp!(SEE_PRUNE_DEPTH);
                 if prune || check_see {
-                    let check = pos.gives_check(m);
+                    let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
                     if prune && !check {
                         continue;
                     }
