@@ -1,5 +1,5 @@
 """Tests of the match runner, the EPD tester and their helpers (tools/match.py, epd_test.py, epd.py, engines.py),
-and of tools/reports/net_size.py.
+and of tools/reports/net_size.py and pool.py.
 
 The statistics, EPD parsing, engine specs and game schedule are checked as
 pure functions; the match and EPD loops against tests/python/fake_play_engine.py
@@ -678,3 +678,54 @@ def test_spsa_checks_its_limits_before_starting_an_engine(capsys):
             spsa.main(["--engine", "/nonexistent/minnow", "--params", "RFP_MARGIN", *bad])
         assert "error" in capsys.readouterr().err
 
+
+
+# --- tools/reports/pool.py --------------------------------------------------------------------
+
+
+def _pgn_game(white: str, black: str, result: str, round_: str) -> str:
+    return f'[Round "{round_}"]\n[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n\n1. e4 e5 {result}\n\n'
+
+
+def test_pool_pairs_games_as_match_and_arena_write_them_and_pools_runs() -> None:
+    import pool
+
+    # match.py: pair N is rounds "N.1" and "N.2", in any order in the file.
+    run1 = (_pgn_game("new", "base", "1-0", "1.1") + _pgn_game("base", "new", "1/2-1/2", "2.1")
+            + _pgn_game("base", "new", "1/2-1/2", "1.2") + _pgn_game("new", "base", "0-1", "2.2")
+            + _pgn_game("new", "base", "1-0", "3.1"))  # its partner never played
+    p1 = pool.read_pool(run1, {"new"})
+    assert (p1.wins, p1.draws, p1.losses) == (2, 2, 1)
+    assert p1.pentanomial == [0, 1, 0, 1, 0] and p1.unpaired == 1
+    # arena.py: both games of a pair share the opening seed as their Round.
+    run2 = (_pgn_game("new2", "sub", "1-0", "17") + _pgn_game("sub", "new2", "0-1", "17")
+            + _pgn_game("new2", "sub", "0-1", "1014") + _pgn_game("sub", "new2", "1/2-1/2", "1014"))
+    p2 = pool.read_pool(run2, {"new", "new2"})
+    assert p2.pentanomial == [0, 1, 0, 0, 1] and (p2.wins, p2.draws, p2.losses) == (2, 1, 1)
+    total = pool.Pool()
+    total.add(p1)
+    total.add(p2)
+    assert total.pentanomial == [0, 2, 0, 1, 1] and total.games == 9
+    assert total.elo() == elo.pentanomial_elo([0, 2, 0, 1, 1])
+    assert set(total.opponents) == {"base", "sub"}
+    # Without a single pair the games are counted one by one.
+    lone = pool.read_pool(_pgn_game("new", "base", "1-0", "1.1"), {"new"})
+    assert lone.elo() == elo.trinomial_elo(1, 0, 0)
+
+
+def test_pool_refuses_games_it_cannot_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import pool
+
+    with pytest.raises(pool.PoolError, match="not one of"):
+        pool.read_pool(_pgn_game("a", "b", "1-0", "1.1"), {"new"})
+    with pytest.raises(pool.PoolError, match="not one of"):
+        pool.read_pool(_pgn_game("new", "new", "1-0", "1.1"), {"new"})
+    with pytest.raises(pool.PoolError, match="no result"):
+        pool.read_pool(_pgn_game("new", "b", "*", "1.1"), {"new"})
+    good = tmp_path / "good.pgn"
+    good.write_text(_pgn_game("new", "b", "1-0", "1.1") + _pgn_game("b", "new", "1-0", "1.2"))
+    assert pool.main(["--engine", "new", str(good), str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "pooled: 4 games, W/D/L 2 / 0 / 2, pentanomial 0 / 0 / 2 / 0 / 0" in out
+    assert pool.main(["--engine", "new", str(tmp_path / "missing.pgn")]) == 2
+    assert "missing.pgn" in capsys.readouterr().err
