@@ -497,6 +497,7 @@ impl Position {
         info.squares[kind.index()].contains(to)
             || (info.discoverers.contains(from) && !attacks::line(info.king, from).contains(to))
     }
+
     /// True if `color` has a piece other than pawns and king (null-move zugzwang guard).
     #[inline]
     pub fn has_non_pawn_material(&self, color: Color) -> bool {

@@ -10,7 +10,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::Position;
+use crate::board::{CheckInfo, Position};
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
@@ -308,19 +308,22 @@ impl MovePicker {
 
     /// From now on yields only the quiet moves that give check (the search prunes every
     /// other late quiet): the rest are dropped once instead of each being found by a scan
-    /// of the list. Killers and the counter-move are still yielded.
-    pub fn only_quiet_checks(&mut self, pos: &Position) {
+    /// of the list. Killers and the counter-move are still yielded. `info` is the
+    /// position's [`Position::check_info`], which the search has already worked out.
+    pub fn only_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
+        if self.only_checks {
+            return;
+        }
         self.only_checks = true;
         if self.stage == Stage::Quiets {
-            self.drop_quiet_non_checks(pos);
+            self.drop_quiet_non_checks(pos, info);
         }
     }
 
     /// Marks the scored quiet moves that do not give check as yielded.
-    fn drop_quiet_non_checks(&mut self, pos: &Position) {
-        let info = pos.check_info();
+    fn drop_quiet_non_checks(&mut self, pos: &Position, info: &CheckInfo) {
         for i in self.noisy_end..self.moves.len() {
-            if self.keys[i] != PICKED && !pos.gives_check(&info, self.moves[i]) {
+            if self.keys[i] != PICKED && !pos.gives_check(info, self.moves[i]) {
                 self.keys[i] = PICKED;
             }
         }
@@ -484,7 +487,7 @@ impl MovePicker {
                         };
                     }
                     if self.only_checks {
-                        self.drop_quiet_non_checks(pos);
+                        self.drop_quiet_non_checks(pos, &pos.check_info());
                     }
                 }
                 Stage::Quiets => {

@@ -204,11 +204,11 @@ impl Accumulator {
 
     /// Writes to `out` the accumulators after the legal move `m` in `pos` (whose
     /// accumulators these are), in place: the search keeps one per ply, and returning 256
-    /// bytes to copy them there cost a copy per node. A move adds at most two feature rows and removes at most two; the unused ones are
-    /// [`ZERO_ROW`], so every move is one pass of the same branch-free loop
-    /// ([`Accumulator::updated`]). A king crossing between files d and e turns its side's
-    /// view over (king mirroring): then both are built afresh, which is rare. Never inlined:
-    /// the search calls it from two places.
+    /// bytes to copy them there cost a copy per node. A move adds at most two feature rows
+    /// and removes at most two; the unused ones are [`ZERO_ROW`], so every move is one
+    /// pass of the same branch-free loop ([`Accumulator::updated`]). A king crossing
+    /// between files d and e turns its side's view over (king mirroring): then both are
+    /// built afresh, which is rare. Never inlined: the search calls it from two places.
     #[inline(never)]
     pub fn after(&self, pos: &Position, m: Move, out: &mut Accumulator) {
         let (from, to) = (m.from(), m.to());

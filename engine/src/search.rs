@@ -659,7 +659,6 @@ impl Searcher {
         let mut noisy_count = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut check_info = None;
-        let mut only_checks = false;
 
         while let Some(m) = picker.next(pos, &self.histories) {
             if m == excluded {
@@ -693,9 +692,8 @@ impl Searcher {
                     // Both only grow truer as the node goes on (more moves searched, deeper
                     // reductions, a higher alpha): every later quiet that does not check
                     // would be pruned as well, so the picker stops yielding them.
-                    if late && !only_checks {
-                        only_checks = true;
-                        picker.only_quiet_checks(pos);
+                    if late {
+                        picker.only_quiet_checks(pos, check_info.get_or_insert_with(|| pos.check_info()));
                     }
                     late || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
                         && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))

@@ -23,6 +23,7 @@ it.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -72,8 +73,6 @@ class Pool:
 def read_pool(text: str, engines: set[str], where: str = "<pgn>") -> Pool:
     """The games of one PGN's text from the point of view of the player named in `engines`
     (see the module's doc)."""
-    import io
-
     pool = Pool()
     open_pairs: dict[str, list[float]] = {}
     handle = io.StringIO(text)
