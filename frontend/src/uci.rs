@@ -59,7 +59,8 @@ pub trait Output {
 }
 
 impl dyn Output + '_ {
-    /// Appends text; chainable.
+    /// Appends text; chainable. Out of line: it has dozens of call sites (−30 B).
+    #[inline(never)]
     pub fn put(&mut self, text: &str) -> &mut Self {
         self.write(text.as_bytes());
         self

@@ -100,6 +100,33 @@ def test_archive_fits_and_holds_main_py_and_the_engine(archive):
         assert sorted(tar.getnames()) == ["main.py", "minnow.xz"]
 
 
+def test_the_archive_engine_is_the_build_less_its_section_table(archive, tmp_path):
+    """The packager drops what only tools read (the section headers and names): every byte
+    the kernel loads is the build's, the ELF header no longer points at a section table,
+    and the engine still runs (`bench 4` gives the build's node count)."""
+    import lzma
+
+    import package
+
+    built = ENGINE.read_bytes()
+    with tarfile.open(archive[0], "r:gz") as tar:
+        packed = tar.extractfile("minnow.xz").read()
+    shipped = lzma.decompress(packed, format=lzma.FORMAT_RAW, filters=package.FILTERS)
+    assert len(shipped) < len(built)
+    assert int.from_bytes(built[0x3C:0x3E], "little") > 0  # e_shnum of the build
+    assert shipped[0x28:0x30] == bytes(8) and shipped[0x3A:0x40] == bytes(6)
+    assert shipped[:0x28] == built[:0x28] and shipped[0x30:0x3A] == built[0x30:0x3A]
+    assert shipped[0x40:] == built[0x40:len(shipped)]
+    exe = tmp_path / "minnow"
+    exe.write_bytes(shipped)
+    exe.chmod(0o755)
+    bench = [subprocess.run([str(e), "bench", "4"], capture_output=True, text=True, timeout=60) for e in (exe, ENGINE)]
+    assert bench[0].returncode == 0, bench[0].stdout + bench[0].stderr
+    nodes = [b.stdout.strip().splitlines()[-1].split()[0] for b in bench]
+    assert nodes[0] == nodes[1], nodes
+    assert package.drop_section_headers(b"not an ELF file") == b"not an ELF file"
+
+
 def test_main_py_costs_at_most_3_kib_compressed_by_itself(archive):
     """The adapter's budget (3 KiB, set with the size cuts of 2026-11-24), on what main.py
     itself costs: the minified file gzipped alone. Its share of the archive moves by tens of bytes whenever the engine's
