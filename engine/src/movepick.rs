@@ -10,13 +10,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::attacks;
 use crate::board::{CheckInfo, Position};
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
-use crate::types::{Bitboard, Color, Move, PieceType};
+use crate::types::{Color, Move, PieceType};
 
 /// Quiet-move ordering memory, kept between searches (cleared by `ucinewgame`).
 pub struct Histories {
@@ -479,39 +478,12 @@ impl MovePicker {
                         continue;
                     }
                     self.generate_quiets(pos);
-                    let threat_order = tp!(THREAT_ORDER);
-                    let check_order = tp!(CHECK_ORDER);
-                    let threats = if threat_order > 0 { threats(pos) } else { [Bitboard::EMPTY; 3] };
-                    let info = if check_order > 0 { Some(pos.check_info()) } else { None };
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
                         self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            let mut score = histories.quiet_score(pos, self.prev, m);
-                            if threat_order > 0 {
-                                let level = match mover(pos, m) {
-                                    PieceType::Knight | PieceType::Bishop => 1,
-                                    PieceType::Rook => 2,
-                                    PieceType::Queen => 3,
-                                    _ => 0,
-                                };
-                                if level > 0 {
-                                    let t = threats[level - 1];
-                                    let bonus = threat_order * level as i32;
-                                    match (t.contains(m.from()), t.contains(m.to())) {
-                                        (true, false) => score += bonus,
-                                        (false, true) => score -= bonus,
-                                        _ => {}
-                                    }
-                                }
-                            }
-                            if let Some(info) = &info
-                                && pos.gives_check(info, m)
-                            {
-                                score += check_order;
-                            }
-                            key(score, i)
+                            key(histories.quiet_score(pos, self.prev, m), i)
                         };
                     }
                     if self.only_checks {
@@ -556,27 +528,6 @@ impl MovePicker {
             }
         }
     }
-}
-
-/// The squares the side not to move attacks with pawns; with pawns and minor pieces; with
-/// pawns, minors and rooks.
-fn threats(pos: &Position) -> [Bitboard; 3] {
-    let them = !pos.side_to_move();
-    let occupied = pos.occupied();
-    let pawns = pos.pieces(them, PieceType::Pawn).forward(them);
-    let by_pawn = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
-    let mut by_minor = by_pawn;
-    for sq in pos.pieces(them, PieceType::Knight) {
-        by_minor = by_minor | attacks::knight(sq);
-    }
-    for sq in pos.pieces(them, PieceType::Bishop) {
-        by_minor = by_minor | attacks::bishop(sq, occupied);
-    }
-    let mut by_rook = by_minor;
-    for sq in pos.pieces(them, PieceType::Rook) {
-        by_rook = by_rook | attacks::rook(sq, occupied);
-    }
-    [by_pawn, by_minor, by_rook]
 }
 
 /// Most valuable victim first, then least valuable attacker; queen promotions high.

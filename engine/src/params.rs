@@ -552,21 +552,6 @@ tunables! {
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
-    /// Screen: 1 extends every node in check by a ply; 0 only keeps it out of quiescence.
-    CHECK_EXTENSION: i32 = 1, 0..=1;
-    /// Screen: 1 reduces quiet checks by late-move reductions too (one ply less).
-    LMR_CHECKS: i32 = 0, 0..=1;
-    /// Screen: 1 gives a full-window (PV) fail-high's or fail-low's quiet best move a history
-    /// bonus too, not only a beta cutoff's.
-    PV_HISTORY: i32 = 0, 0..=1;
-    /// Screen: plies less late-move reduction at nodes that are or were on a PV (TT flag).
-    TT_PV_LMR: i32 = 0, 0..=2;
-    /// Screen: quiet ordering bonus for a minor (x1), rook (x2) or queen (x3) leaving a square
-    /// attacked by a lesser piece for one that is not; the same malus for the opposite.
-    THREAT_ORDER: i32 = 0, 0..=20000;
-    /// Screen: quiet ordering bonus for a move that gives check.
-    CHECK_ORDER: i32 = 0, 0..=20000;
-
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS).

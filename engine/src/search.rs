@@ -524,7 +524,7 @@ impl Searcher {
         // Step 1. Check extension (standard): never drop into quiescence while in check,
         // and look one ply further at forcing lines.
         if in_check && ply < MAX_PLY / 2 {
-            depth = if tp!(CHECK_EXTENSION) > 0 { depth + 1 } else { depth.max(1) };
+            depth += 1;
         }
 
         // Step 2. Quiescence search at the horizon.
@@ -560,7 +560,6 @@ impl Searcher {
         let key = pos.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
-        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit
             && !pv_node
             && excluded == Move::NONE
@@ -765,15 +764,10 @@ impl Searcher {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                if depth >= tp!(LMR_DEPTH)
-                    && moves_searched > pv_node as usize
-                    && quiet
-                    && (tp!(LMR_CHECKS) > 0 || !child.in_check())
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
                 {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
-                    r -= child.in_check() as i32;
                     r -= pv_node as i32;
-                    r -= tp!(TT_PV_LMR) * tt_pv as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
@@ -854,16 +848,6 @@ impl Searcher {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        if tp!(PV_HISTORY) > 0 && best_move != Move::NONE && best_score < beta && !best_move.is_noisy() {
-            let bonus = history_bonus(depth);
-            self.histories.update_butterfly(us, best_move, bonus);
-            self.histories.update_continuation(pos, prev, best_move, bonus);
-            for &q in quiets_tried[..quiet_count].iter().filter(|&&q| q != best_move) {
-                self.histories.update_butterfly(us, q, -bonus);
-                self.histories.update_continuation(pos, prev, q, -bonus);
-            }
-        }
-
         // Step 16. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -886,7 +870,7 @@ impl Searcher {
             {
                 self.histories.update_correction(pos, depth, best_score - raw_eval);
             }
-            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply, tt_pv);
+            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         }
         best_score
     }
@@ -976,7 +960,7 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply, hit.is_some_and(|h| h.pv));
+        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }
@@ -1082,16 +1066,7 @@ mod tests {
         searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
         let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
         searcher.tt.clear();
-        searcher.tt.store(
-            play(&start, &["c2c3"]).key(),
-            Move::NONE,
-            h.score,
-            h.eval,
-            0,
-            Bound::Upper,
-            1,
-            false,
-        );
+        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, 1);
         let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
         let result = searcher.search(&start, &[], limits, 0, &mut host);
         assert_eq!(result.depth, 3, "the search did not get past its first iterations");

@@ -85,8 +85,6 @@ pub struct Hit {
     pub depth: i32,
     /// Meaning of `score`.
     pub bound: Bound,
-    /// The position was on a principal variation when stored.
-    pub pv: bool,
 }
 
 impl Hit {
@@ -154,8 +152,7 @@ impl Table {
             mv: Move::from_raw(e.mv),
             score: score_from_tt(e.score as i32, ply),
             eval: e.eval as i32,
-            depth: (e.depth & 127) as i32 - DEPTH_OFFSET,
-            pv: e.depth >> 7 != 0,
+            depth: e.depth as i32 - DEPTH_OFFSET,
             bound: match e.age_bound & 3 {
                 1 => Bound::Upper,
                 2 => Bound::Lower,
@@ -169,23 +166,12 @@ impl Table {
     /// inlined).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-        pv: bool,
-    ) {
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
         let age = self.age;
         let index = self.bucket(key);
         let bucket = &mut self.storage[index];
         let check = key as u16;
-        let worth =
-            |e: &Entry| (e.depth & 127) as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
+        let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
         let slot = match bucket.entries.iter().position(|e| e.key == check) {
             Some(i) => i,
             None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
@@ -198,7 +184,7 @@ impl Table {
             mv: mv.raw(),
             score: score_to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-            depth: (depth + DEPTH_OFFSET).clamp(0, 127) as u8 | (pv as u8) << 7,
+            depth: (depth + DEPTH_OFFSET).clamp(0, 255) as u8,
             age_bound: age << 2 | bound as u8,
         };
     }
@@ -256,13 +242,13 @@ mod tests {
         let mut t = table(1);
         let m = Move::new(Square::new(12), Square::new(28), MoveFlag::DoublePush);
         assert_eq!(t.probe(0xDEAD_BEEF, 0), None);
-        t.store(0xDEAD_BEEF, m, 37, -12, 5, Bound::Lower, 3, false);
+        t.store(0xDEAD_BEEF, m, 37, -12, 5, Bound::Lower, 3);
         let hit = t.probe(0xDEAD_BEEF, 3).unwrap();
         assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (m, 37, -12, 5, Bound::Lower));
         // Same bucket and check bits but not stored: a different low 16 bits misses.
         assert_eq!(t.probe(0xDEAD_BEEF ^ 1, 3), None);
         // Quiescence depth -1 survives the offset.
-        t.store(42, Move::NONE, 0, 0, -1, Bound::Exact, 0, false);
+        t.store(42, Move::NONE, 0, 0, -1, Bound::Exact, 0);
         assert_eq!(t.probe(42, 0).unwrap().depth, -1);
     }
 
@@ -270,7 +256,7 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let mut t = table(1);
         let mate_in_3_from_root = crate::score::MATE - 5; // found at ply 2: mate 3 plies below
-        t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, 2, false);
+        t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, 2);
         // Reached again at ply 6: the same mate is now 3 plies below that node.
         assert_eq!(t.probe(7, 6).unwrap().score, crate::score::MATE - 9);
     }
@@ -279,8 +265,8 @@ mod tests {
     fn keeps_the_move_and_replaces_old_entries_first() {
         let mut t = table(1);
         let m = Move::new(Square::new(1), Square::new(18), MoveFlag::Quiet);
-        t.store(99, m, 10, 0, 8, Bound::Exact, 0, false);
-        t.store(99, Move::NONE, 20, 0, 9, Bound::Upper, 0, false);
+        t.store(99, m, 10, 0, 8, Bound::Exact, 0);
+        t.store(99, Move::NONE, 20, 0, 9, Bound::Upper, 0);
         assert_eq!(t.probe(99, 0).unwrap().mv, m);
         assert!(t.hashfull() <= 1000);
         assert_eq!(t.max_mib(), 1);
