@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """Builds submission/submission.tar.gz: the release engine compressed with LZMA next to main.py.
+The engine is packed without its section header table and section names, which only tools
+read (`drop_section_headers`).
 
     python3 tools/package.py [--exe target/release/minnow] [--out submission/submission.tar.gz]
 
