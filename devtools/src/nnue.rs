@@ -9,6 +9,11 @@
 //! features differently in the opening and the endgame. The output `o` is the evaluation
 //! in units of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
 //!
+//! Optionally (`dense` above 0) a dense layer sits between the accumulators and the
+//! output: `dense` neurons, each a weighted sum of both sides' SCReLU activations plus a
+//! bias, clipped to [0, 1], shared by the buckets; the bucket's output weights then read
+//! those neurons instead of the activations.
+//!
 //! The quantized file (`.nnue`), little-endian:
 //!
 //! | bytes | what |
@@ -19,14 +24,19 @@
 //! | 7 | `QB` (u8): output weights are `round(w · QB)` |
 //! | 8 | `B` (u8): output buckets |
 //! | 9 | flags: bit 0 king mirroring ([`Sample::king_mirrored`]), the other bits 0 |
-//! | 10..12 | reserved, 0 |
+//! | 10 | `D` (u8): the dense layer's neurons, 0 for none |
+//! | 11 | reserved, 0 |
 //! | then | `768 · H` i8: first-layer weights, neuron-major (neuron `i`'s 768 weights together, by feature), each stored as its difference from the previous feature's weight (wrapping i8; the first from 0): 13% smaller compressed than the weights feature-major |
 //! | then | `H` i16: first-layer biases |
-//! | then | `B · 2 · H` i8: output weights, bucket by bucket (side to move's half first) |
-//! | then | `B` i32: output biases, `round(b · QA · QA · QB)` |
+//! | then, if `D` > 0 | `D · 2 · H` i8: dense weights `round(w · QB)`, neuron by neuron (side to move's half first) |
+//! | then, if `D` > 0 | `D` i32: dense biases, `round(b · QA² · QB)` |
+//! | then | output weights, bucket by bucket: `2 · H` i8 (side to move's half first), or with `D` > 0, `D` i16 `round(w · QO)` |
+//! | then | `B` i32: output biases, `round(b · QA · QA · QB)`, or `round(b · QA² · QB · QO)` with `D` > 0 |
 //!
 //! With activations `clamp(acc, 0, QA)²` the engine's sum is `o · QA² · QB`, so
-//! `eval = sum · 400 / (QA² · QB)`.
+//! `eval = sum · 400 / (QA² · QB)`. With a dense layer each neuron's sum is on the grid
+//! `QA² · QB`, clipped there to `[0, QA² · QB]` with no rounding, so the output's sum is
+//! `o · QA² · QB · QO`: integer all the way, the float net exactly.
 
 use crate::format::Record;
 use crate::rng::Rng;
@@ -38,8 +48,10 @@ pub const EVAL_SCALE: f32 = 400.0;
 /// First-layer quantization by default (`train --qa`): weights and biases times this,
 /// weights as i8.
 pub const QA: i32 = 64;
-/// Output-layer quantization: weights times this, as i8.
+/// Output-layer quantization: weights times this, as i8; with a dense layer, its weights.
 pub const QB: i32 = 64;
+/// With a dense layer, the output weights' quantization: times this, as i16.
+pub const QO: i32 = 1024;
 /// The piece index of each view's own king in [`feature_pair`]'s numbering.
 const OWN_KING: usize = 5;
 
@@ -69,7 +81,16 @@ pub struct Network {
     pub b1: Vec<f32>,
     /// Output buckets.
     pub buckets: usize,
-    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other side's.
+    /// Neurons of the dense layer between the accumulators and the output (`train
+    /// --dense`); 0 for none, the output then reading the accumulators directly.
+    pub dense: usize,
+    /// `dense × 2 × hidden`, neuron-major: each dense neuron's weights on the side to
+    /// move's activations, then the other side's (empty without a dense layer).
+    pub wd: Vec<f32>,
+    /// `dense` biases of the dense layer.
+    pub bd: Vec<f32>,
+    /// Output weights per bucket: `2 × hidden` without a dense layer (the side to move's
+    /// half, then the other side's), else `dense`.
     pub w2: Vec<f32>,
     /// `buckets` output biases.
     pub b2: Vec<f32>,
@@ -187,6 +208,28 @@ fn screlu(x: f32) -> f32 {
     c * c
 }
 
+/// The dense layer's activation: x clamped to [0, 1] (selects, as in [`screlu`]).
+#[inline]
+#[allow(clippy::manual_clamp)]
+fn crelu(x: f32) -> f32 {
+    let c = if x < 0.0 { 0.0 } else { x };
+    if c > 1.0 { 1.0 } else { c }
+}
+
+/// Dot product in eight running sums (see [`Network::output_of`] on why eight lanes).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for j in 0..8 {
+            lanes[j] += x[j] * y[j];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 /// Working memory of [`Network::backward_with`], one per training thread.
 #[derive(Default)]
 pub struct Scratch {
@@ -194,21 +237,38 @@ pub struct Scratch {
     them: Vec<f32>,
     d_us: Vec<f32>,
     d_them: Vec<f32>,
+    /// The dense layer's inputs (both sides' activations) and its neurons before clipping.
+    act: Vec<f32>,
+    pre: Vec<f32>,
+    d_act: Vec<f32>,
 }
 
 impl Network {
-    /// A fresh network: small random weights, zero biases.
+    /// A fresh network without a dense layer: small random weights, zero biases.
     pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
+        Network::random_dense(hidden, 0, buckets, seed)
+    }
+
+    /// A fresh network with `dense` neurons between the accumulators and the output (0:
+    /// none): small random weights, zero biases. The dense biases start at 0.5, inside the
+    /// clipping range, so that every dense neuron passes gradient from the first step.
+    pub fn random_dense(hidden: usize, dense: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::new(seed, 0x4E4E);
         let mut uniform = |scale: f32| (rng.unit() as f32 * 2.0 - 1.0) * scale;
         let w1_scale = 1.0 / (32.0f32).sqrt();
-        let w2_scale = 1.0 / (2.0 * hidden as f32).sqrt();
         let w1 = (0..INPUTS * hidden).map(|_| uniform(w1_scale)).collect();
-        let w2 = (0..buckets * 2 * hidden).map(|_| uniform(w2_scale)).collect();
+        let wd_scale = 1.0 / (2.0 * hidden as f32).sqrt();
+        let wd = (0..dense * 2 * hidden).map(|_| uniform(wd_scale)).collect();
+        let fan_in = if dense > 0 { dense } else { 2 * hidden };
+        let w2_scale = 1.0 / (fan_in as f32).sqrt();
+        let w2 = (0..buckets * fan_in).map(|_| uniform(w2_scale)).collect();
         Network {
             hidden,
             w1,
             b1: vec![0.0; hidden],
+            dense,
+            wd,
+            bd: vec![0.5; dense],
             buckets,
             w2,
             b2: vec![0.0; buckets],
@@ -217,19 +277,34 @@ impl Network {
         }
     }
 
+    /// Output weights per bucket: `2 × hidden`, or `dense` with a dense layer.
+    pub fn fan_in(&self) -> usize {
+        if self.dense > 0 { self.dense } else { 2 * self.hidden }
+    }
+
     /// This net with `hidden` neurons (more than it has): the new neurons get random
-    /// first-layer weights and zero output weights, so the wider net computes exactly
+    /// first-layer weights and zero weights onward, so the wider net computes exactly
     /// this one's function and training grows the new neurons from there.
     pub fn widened(&self, hidden: usize, seed: u64) -> Network {
-        let (old, buckets) = (self.hidden, self.buckets);
-        let mut net = Network::random(hidden, buckets, seed);
+        let (old, buckets, dense) = (self.hidden, self.buckets, self.dense);
+        let mut net = Network::random_dense(hidden, dense, buckets, seed);
         for f in 0..INPUTS {
             net.w1[f * hidden..f * hidden + old].copy_from_slice(&self.w1[f * old..(f + 1) * old]);
         }
         net.b1[..old].copy_from_slice(&self.b1);
-        net.w2.fill(0.0);
-        for k in 0..2 * buckets {
-            net.w2[k * hidden..k * hidden + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+        if dense > 0 {
+            // Each dense neuron's two halves, the new inputs' weights zero.
+            net.wd.fill(0.0);
+            for k in 0..2 * dense {
+                net.wd[k * hidden..k * hidden + old].copy_from_slice(&self.wd[k * old..(k + 1) * old]);
+            }
+            net.bd.copy_from_slice(&self.bd);
+            net.w2.copy_from_slice(&self.w2);
+        } else {
+            net.w2.fill(0.0);
+            for k in 0..2 * buckets {
+                net.w2[k * hidden..k * hidden + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+            }
         }
         net.b2.copy_from_slice(&self.b2);
         (net.qa, net.mirror) = (self.qa, self.mirror);
@@ -259,14 +334,28 @@ impl Network {
     /// (output weights, output bias) of a sample's bucket.
     fn output(&self, s: &Sample) -> (usize, f32) {
         let k = output_bucket(s.pieces as usize, self.buckets);
-        (k * 2 * self.hidden, self.b2[k])
+        (k * self.fan_in(), self.b2[k])
     }
 
-    /// The output of a sample from its accumulators: (offset of its bucket's output
-    /// weights in `w2`, output).
-    fn output_of(&self, s: &Sample, us: &[f32], them: &[f32]) -> (usize, f32) {
+    /// The output of a sample from its accumulators in `buf`: (offset of its bucket's
+    /// output weights in `w2`, output). With a dense layer, `buf` keeps its inputs and
+    /// neurons for the backward pass.
+    fn output_of(&self, s: &Sample, buf: &mut Scratch) -> (usize, f32) {
         let h = self.hidden;
         let (w, bias) = self.output(s);
+        if self.dense > 0 {
+            buf.act.clear();
+            buf.act.extend(buf.us.iter().chain(&buf.them).map(|&a| screlu(a)));
+            buf.pre.clear();
+            let n = 2 * h;
+            buf.pre.extend(
+                self.bd.iter().enumerate().map(|(j, b)| b + dot(&self.wd[j * n..(j + 1) * n], &buf.act)),
+            );
+            let out =
+                buf.pre.iter().zip(&self.w2[w..w + self.dense]).map(|(&x, wt)| crelu(x) * wt).sum::<f32>();
+            return (w, bias + out);
+        }
+        let (us, them) = (&buf.us, &buf.them);
         let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
         // Eight running sums, one per lane: a single sum would be a chain of dependent
         // additions that the compiler may not reorder into vector lanes. Blocks of eight
@@ -295,8 +384,9 @@ impl Network {
 
     /// Output (eval / 400) of a sample.
     pub fn forward(&self, s: &Sample) -> f32 {
-        let (us, them) = self.accumulators(s);
-        self.output_of(s, &us, &them).1
+        let mut buf = Scratch::default();
+        self.accumulate(s, &mut buf);
+        self.output_of(s, &mut buf).1
     }
 
     /// Evaluation in centipawns, side to move's view.
@@ -316,23 +406,47 @@ impl Network {
     pub fn backward_with(&self, s: &Sample, scale: f32, g: &mut Network, buf: &mut Scratch) -> f32 {
         self.accumulate(s, buf);
         let h = self.hidden;
-        let (w, out) = self.output_of(s, &buf.us, &buf.them);
+        let (w, out) = self.output_of(s, buf);
         let k = EVAL_SCALE / scale;
         let p = sigmoid(out * k);
         let err = p - s.target;
         let d_out = 2.0 * err * p * (1.0 - p) * k;
-        g.b2[w / (2 * h)] += d_out;
-        let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
-        let (g_us, g_them) = g.w2[w..w + 2 * h].split_at_mut(h);
+        g.b2[w / self.fan_in()] += d_out;
         buf.d_us.resize(h, 0.0);
         buf.d_them.resize(h, 0.0);
-        for (a, wt, gw, d) in
-            [(&buf.us, w_us, g_us, &mut buf.d_us), (&buf.them, w_them, g_them, &mut buf.d_them)]
-        {
-            for (((&a, &wt), gw), d) in a.iter().zip(wt).zip(gw.iter_mut()).zip(d.iter_mut()) {
-                *gw += d_out * screlu(a);
-                // SCReLU's slope: 2a inside (0, 1), flat outside.
-                *d = if a > 0.0 && a < 1.0 { d_out * wt * 2.0 * a } else { 0.0 };
+        if self.dense > 0 {
+            // Back through the dense layer to its inputs, the two sides' activations.
+            let n = 2 * h;
+            buf.d_act.clear();
+            buf.d_act.resize(n, 0.0);
+            for (j, &x) in buf.pre.iter().enumerate() {
+                g.w2[w + j] += d_out * crelu(x);
+                if x <= 0.0 || x >= 1.0 {
+                    continue;
+                }
+                let d = d_out * self.w2[w + j];
+                g.bd[j] += d;
+                let (wd, gd) = (&self.wd[j * n..(j + 1) * n], &mut g.wd[j * n..(j + 1) * n]);
+                gd.iter_mut().zip(&buf.act).for_each(|(g, a)| *g += d * a);
+                buf.d_act.iter_mut().zip(wd).for_each(|(da, w)| *da += d * w);
+            }
+            let (d_act_us, d_act_them) = buf.d_act.split_at(h);
+            for (a, da, d) in [(&buf.us, d_act_us, &mut buf.d_us), (&buf.them, d_act_them, &mut buf.d_them)] {
+                for ((&a, &da), d) in a.iter().zip(da).zip(d.iter_mut()) {
+                    *d = if a > 0.0 && a < 1.0 { da * 2.0 * a } else { 0.0 };
+                }
+            }
+        } else {
+            let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
+            let (g_us, g_them) = g.w2[w..w + 2 * h].split_at_mut(h);
+            for (a, wt, gw, d) in
+                [(&buf.us, w_us, g_us, &mut buf.d_us), (&buf.them, w_them, g_them, &mut buf.d_them)]
+            {
+                for (((&a, &wt), gw), d) in a.iter().zip(wt).zip(gw.iter_mut()).zip(d.iter_mut()) {
+                    *gw += d_out * screlu(a);
+                    // SCReLU's slope: 2a inside (0, 1), flat outside.
+                    *d = if a > 0.0 && a < 1.0 { d_out * wt * 2.0 * a } else { 0.0 };
+                }
             }
         }
         for ((b, du), dt) in g.b1.iter_mut().zip(&buf.d_us).zip(&buf.d_them) {
@@ -354,6 +468,9 @@ impl Network {
             hidden: self.hidden,
             w1: vec![0.0; self.w1.len()],
             b1: vec![0.0; self.b1.len()],
+            dense: self.dense,
+            wd: vec![0.0; self.wd.len()],
+            bd: vec![0.0; self.bd.len()],
             buckets: self.buckets,
             w2: vec![0.0; self.w2.len()],
             b2: vec![0.0; self.buckets],
@@ -362,23 +479,42 @@ impl Network {
         }
     }
 
-    /// Every parameter as one mutable sequence (w1, b1, w2, b2), for the optimiser.
+    /// Every parameter as one mutable sequence (w1, b1, wd, bd, w2, b2), for the optimiser.
     pub fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
-        self.w1.iter_mut().chain(self.b1.iter_mut()).chain(self.w2.iter_mut()).chain(self.b2.iter_mut())
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.wd.iter_mut())
+            .chain(self.bd.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(self.b2.iter_mut())
     }
 
     /// Every parameter (same order as [`Network::params_mut`]).
     pub fn params(&self) -> impl Iterator<Item = &f32> {
-        self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()).chain(self.b2.iter())
+        self.w1.iter().chain(&self.b1).chain(&self.wd).chain(&self.bd).chain(&self.w2).chain(&self.b2)
+    }
+
+    /// The grids of the file: (dense biases' scale, output weights' scale, output biases'
+    /// scale), each the factor a value is multiplied by and rounded at.
+    fn grids(&self) -> (f32, f32, f32) {
+        let acts = (self.qa * self.qa * QB) as f32;
+        if self.dense > 0 { (acts, QO as f32, acts * QO as f32) } else { (acts, QB as f32, acts) }
     }
 
     /// Keeps the weights inside what the quantized file can hold.
     pub fn clip(&mut self) {
         let bias_clip = f32::from(i16::MAX) / self.qa as f32;
-        let (w1_clip, w2_clip) = (127.0 / self.qa as f32, 127.0 / QB as f32);
+        let (w1_clip, wd_clip) = (127.0 / self.qa as f32, 127.0 / QB as f32);
+        let (bd_grid, w2_grid, b2_grid) = self.grids();
+        let w2_clip = if self.dense > 0 { f32::from(i16::MAX) } else { 127.0 } / w2_grid;
         self.w1.iter_mut().for_each(|w| *w = w.clamp(-w1_clip, w1_clip));
+        self.wd.iter_mut().for_each(|w| *w = w.clamp(-wd_clip, wd_clip));
         self.w2.iter_mut().for_each(|w| *w = w.clamp(-w2_clip, w2_clip));
         self.b1.iter_mut().for_each(|w| *w = w.clamp(-bias_clip, bias_clip));
+        let (bd_clip, b2_clip) = (i32::MAX as f32 / bd_grid / 2.0, i32::MAX as f32 / b2_grid / 2.0);
+        self.bd.iter_mut().for_each(|w| *w = w.clamp(-bd_clip, bd_clip));
+        self.b2.iter_mut().for_each(|w| *w = w.clamp(-b2_clip, b2_clip));
     }
 
     /// Zeroes the weights of features no position can have (pawns on the first or last
@@ -399,24 +535,31 @@ impl Network {
     /// training, straight-through), so the engine's integer inference equals the trained
     /// net's forward pass up to the final division.
     pub fn quantized(&self) -> Network {
-        let grid = |w: f32, q: i32, max: f32| (w * q as f32).round().clamp(-max, max) / q as f32;
+        let grid = |w: f32, q: f32, max: f32| (w * q).round().clamp(-max, max) / q;
+        let (qa, (bd_grid, w2_grid, b2_grid)) = (self.qa as f32, self.grids());
+        let w2_max = if self.dense > 0 { 32767.0 } else { 127.0 };
         Network {
             hidden: self.hidden,
-            w1: self.w1.iter().map(|&w| grid(w, self.qa, 127.0)).collect(),
-            b1: self.b1.iter().map(|&w| grid(w, self.qa, 32767.0)).collect(),
+            w1: self.w1.iter().map(|&w| grid(w, qa, 127.0)).collect(),
+            b1: self.b1.iter().map(|&w| grid(w, qa, 32767.0)).collect(),
+            dense: self.dense,
+            wd: self.wd.iter().map(|&w| grid(w, QB as f32, 127.0)).collect(),
+            bd: self.bd.iter().map(|&w| grid(w, bd_grid, f32::MAX)).collect(),
             buckets: self.buckets,
-            w2: self.w2.iter().map(|&w| grid(w, QB, 127.0)).collect(),
-            b2: self.b2.iter().map(|&w| grid(w, self.qa * self.qa * QB, f32::MAX)).collect(),
+            w2: self.w2.iter().map(|&w| grid(w, w2_grid, w2_max)).collect(),
+            b2: self.b2.iter().map(|&w| grid(w, b2_grid, f32::MAX)).collect(),
             qa: self.qa,
             mirror: self.mirror,
         }
     }
 
-    /// The float checkpoint: `hidden` and `buckets` (u32 each, bit 16 of the second the
-    /// king mirroring) then every parameter as f32, little-endian.
+    /// The float checkpoint: `hidden` and `buckets` (u32 each; in the second, bit 16 the
+    /// king mirroring and bits 20..28 the dense layer's neurons) then every parameter as
+    /// f32, little-endian.
     pub fn to_checkpoint(&self) -> Vec<u8> {
         let mut out = (self.hidden as u32).to_le_bytes().to_vec();
-        out.extend_from_slice(&(self.buckets as u32 | u32::from(self.mirror) << 16).to_le_bytes());
+        let shape = self.buckets as u32 | u32::from(self.mirror) << 16 | (self.dense as u32) << 20;
+        out.extend_from_slice(&shape.to_le_bytes());
         self.params().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
         out
     }
@@ -428,13 +571,14 @@ impl Network {
                 bytes.get(4 * i..4 * i + 4).ok_or("checkpoint too short")?.try_into().unwrap(),
             ) as usize)
         };
-        let (hidden, buckets, mirror) = (word(0)?, word(1)? & 0xFFFF, word(1)? >> 16);
-        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || mirror > 1 {
+        let (hidden, buckets, flags) = (word(0)?, word(1)? & 0xFFFF, word(1)? >> 16);
+        let (mirror, dense) = (flags & 1, flags >> 4);
+        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || flags & 0xE != 0 || dense > 255 {
             return Err(format!(
-                "checkpoint: implausible shape {hidden} hidden, {buckets} buckets, flags {mirror}"
+                "checkpoint: implausible shape {hidden} hidden, {buckets} buckets, flags {flags}"
             ));
         }
-        let mut net = Network::random(hidden, buckets, 0);
+        let mut net = Network::random_dense(hidden, dense, buckets, 0);
         net.mirror = mirror == 1;
         let want = 8 + 4 * net.params().count();
         if bytes.len() != want {
@@ -460,14 +604,20 @@ impl Network {
         if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || qa == 0 || qb != QB {
             return Err(format!("implausible header: {hidden} hidden, {buckets} buckets, QA {qa}, QB {qb}"));
         }
-        if bytes[9] > 1 || bytes[10] != 0 || bytes[11] != 0 {
+        if bytes[9] > 1 || bytes[11] != 0 {
             return Err(format!("unknown header flags {:?}", &bytes[9..12]));
         }
-        let want = 12 + INPUTS * hidden + 2 * hidden + buckets * 2 * hidden + 4 * buckets;
+        let dense = usize::from(bytes[10]);
+        let rest = if dense > 0 {
+            dense * 2 * hidden + 4 * dense + buckets * dense * 2 + 4 * buckets
+        } else {
+            buckets * 2 * hidden + 4 * buckets
+        };
+        let want = 12 + INPUTS * hidden + 2 * hidden + rest;
         if bytes.len() != want {
             return Err(format!("{} bytes, {want} expected for its header", bytes.len()));
         }
-        let mut net = Network::random(hidden, buckets, 0);
+        let mut net = Network::random_dense(hidden, dense, buckets, 0);
         net.qa = qa;
         net.mirror = bytes[9] == 1;
         let (qa, qb) = (qa as f32, qb as f32);
@@ -484,14 +634,29 @@ impl Network {
             *b = f32::from(i16::from_le_bytes([bytes[at], bytes[at + 1]])) / qa;
             at += 2;
         }
-        for w in &mut net.w2 {
+        let (bd_grid, w2_grid, b2_grid) = net.grids();
+        let i32_at = |at: &mut usize| {
+            *at += 4;
+            i32::from_le_bytes(bytes[*at - 4..*at].try_into().expect("four bytes")) as f32
+        };
+        for w in &mut net.wd {
             *w = f32::from(bytes[at] as i8) / qb;
             at += 1;
         }
+        for b in &mut net.bd {
+            *b = i32_at(&mut at) / bd_grid;
+        }
+        for w in &mut net.w2 {
+            *w = if dense > 0 {
+                at += 2;
+                f32::from(i16::from_le_bytes([bytes[at - 2], bytes[at - 1]])) / w2_grid
+            } else {
+                at += 1;
+                f32::from(bytes[at - 1] as i8) / w2_grid
+            };
+        }
         for b in &mut net.b2 {
-            let q = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
-            *b = q as f32 / (qa * qa * qb);
-            at += 4;
+            *b = i32_at(&mut at) / b2_grid;
         }
         Ok(net)
     }
@@ -502,7 +667,8 @@ impl Network {
         let mut out = b"MNN3".to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         let qa = self.qa;
-        out.extend_from_slice(&[qa as u8, QB as u8, self.buckets as u8, u8::from(self.mirror), 0, 0]);
+        let header = [qa as u8, QB as u8, self.buckets as u8, u8::from(self.mirror), self.dense as u8, 0];
+        out.extend_from_slice(&header);
         for i in 0..self.hidden {
             let mut previous = 0i8;
             for f in 0..INPUTS {
@@ -515,9 +681,20 @@ impl Network {
             let q = (b * qa as f32).round().clamp(-32767.0, 32767.0) as i16;
             out.extend_from_slice(&q.to_le_bytes());
         }
-        out.extend(self.w2.iter().map(|&w| q8(w, QB) as u8));
+        let (bd_grid, w2_grid, b2_grid) = self.grids();
+        out.extend(self.wd.iter().map(|&w| q8(w, QB) as u8));
+        for &b in &self.bd {
+            out.extend_from_slice(&((b * bd_grid).round() as i32).to_le_bytes());
+        }
+        for &w in &self.w2 {
+            if self.dense > 0 {
+                out.extend_from_slice(&((w * w2_grid).round().clamp(-32767.0, 32767.0) as i16).to_le_bytes());
+            } else {
+                out.push(q8(w, QB) as u8);
+            }
+        }
         for &b in &self.b2 {
-            out.extend_from_slice(&((b * (qa * qa * QB) as f32).round() as i32).to_le_bytes());
+            out.extend_from_slice(&((b * b2_grid).round() as i32).to_le_bytes());
         }
         out
     }
@@ -559,9 +736,37 @@ mod tests {
         assert!(Network::from_quantized(&bad).is_err());
     }
 
-    /// A widened net computes the same output as the net it came from.
+    /// With a dense layer too, the file reads back as the net on its grid, the
+    /// checkpoint keeps the shape, and a file cut short is refused.
+    #[test]
+    fn a_net_with_a_dense_layer_reads_back_from_its_file_and_checkpoint() {
+        let mut net = Network::random_dense(16, 8, 4, 11);
+        net.bd.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.13 - 0.4);
+        net.b2.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.07 - 0.1);
+        net.w2.iter_mut().enumerate().for_each(|(k, w)| *w = k as f32 * 0.031 - 0.5);
+        let file = net.quantize();
+        assert_eq!((file[10], file.len()), (8, 12 + 768 * 16 + 2 * 16 + 8 * 32 + 4 * 8 + 4 * 8 * 2 + 4 * 4));
+        let back = Network::from_quantized(&file).unwrap();
+        assert_eq!((back.hidden, back.dense, back.buckets), (16, 8, 4));
+        let grid = net.quantized();
+        assert!(back.params().zip(grid.params()).all(|(a, b)| (a - b).abs() <= b.abs() * 1e-6));
+        assert_eq!(back.quantize(), file);
+        assert!(Network::from_quantized(&file[..file.len() - 2]).is_err());
+        let ckpt = Network::from_checkpoint(&net.to_checkpoint()).unwrap();
+        assert_eq!(ckpt.dense, 8);
+        assert!(ckpt.params().zip(net.params()).all(|(a, b)| a == b));
+    }
+
+    /// A widened net computes the same output as the net it came from, with a dense
+    /// layer or without.
     #[test]
     fn a_widened_net_computes_the_same_function() {
+        let deep = Network::random_dense(16, 4, 4, 9);
+        let wide = deep.widened(24, 2);
+        for fen in ["1k1r4/ppp2ppp/8/3q4/8/2N5/PPP2PPP/3R2K1 w - - 0 1", "2kr4/8/8/8/8/8/8/1K1R4 b - - 0 1"] {
+            let s = sample(fen);
+            assert!((deep.forward(&s) - wide.forward(&s)).abs() < 1e-5, "{fen}");
+        }
         let net = Network::random(16, 4, 9);
         let wide = net.widened(24, 2);
         assert_eq!((wide.hidden, wide.buckets), (24, 4));
@@ -576,12 +781,20 @@ mod tests {
     fn reference_output(net: &Network, s: &Sample) -> f32 {
         let (h, (us, them)) = (net.hidden, s.perspectives());
         let k = output_bucket(s.pieces as usize, net.buckets);
-        let mut out = net.b2[k];
-        for (side, features) in [us, them].into_iter().enumerate() {
+        let mut acts = Vec::new();
+        for features in [us, them] {
             for i in 0..h {
                 let a = net.b1[i] + features.iter().map(|&f| net.w1[f as usize * h + i]).sum::<f32>();
-                out += a.clamp(0.0, 1.0).powi(2) * net.w2[k * 2 * h + side * h + i];
+                acts.push(a.clamp(0.0, 1.0).powi(2));
             }
+        }
+        if net.dense == 0 {
+            return net.b2[k] + (0..2 * h).map(|i| acts[i] * net.w2[k * 2 * h + i]).sum::<f32>();
+        }
+        let mut out = net.b2[k];
+        for j in 0..net.dense {
+            let x = net.bd[j] + (0..2 * h).map(|i| acts[i] * net.wd[j * 2 * h + i]).sum::<f32>();
+            out += x.clamp(0.0, 1.0) * net.w2[k * net.dense + j];
         }
         out
     }
@@ -590,15 +803,20 @@ mod tests {
     /// eight or not, and the gradient agrees with finite differences of the loss.
     #[test]
     fn forward_and_gradient_agree_with_plain_arithmetic() {
-        for hidden in [12, 16] {
-            let mut net = Network::random(hidden, 4, 5);
+        for (hidden, dense) in [(12, 0), (16, 0), (12, 4), (16, 8)] {
+            let mut net = Network::random_dense(hidden, dense, 4, 5);
             net.b1.iter_mut().enumerate().for_each(|(k, b)| *b = (k % 5) as f32 * 0.2 - 0.1);
+            // Dense neurons inside (0, 1), where the gradient flows, and outside.
+            net.bd.iter_mut().enumerate().for_each(|(k, b)| *b = [0.3, 0.1, -2.0, 0.6][k % 4]);
             for fen in
                 ["1k1r4/ppp2ppp/8/3q4/8/2N5/PPP2PPP/3R2K1 w - - 0 1", "2kr4/8/8/8/8/8/8/1K1R4 b - - 0 1"]
             {
                 let s = sample(fen);
                 let (fast, plain) = (net.forward(&s), reference_output(&net, &s));
-                assert!((fast - plain).abs() < 1e-5, "hidden {hidden}, {fen}: {fast} against {plain}");
+                assert!(
+                    (fast - plain).abs() < 1e-5,
+                    "hidden {hidden}, dense {dense}, {fen}: {fast} against {plain}"
+                );
                 let mut g = net.zeros_like();
                 let loss = net.backward(&s, 180.0, &mut g);
                 let loss_of = |n: &Network| {
@@ -610,12 +828,17 @@ mod tests {
                 let f = s.perspectives().0[0] as usize;
                 let k = output_bucket(s.pieces as usize, net.buckets);
                 type Field = fn(&mut Network) -> &mut Vec<f32>;
-                let probes: [(Field, usize); 4] = [
+                let fan_in = net.fan_in();
+                let mut probes: Vec<(Field, usize)> = vec![
                     (|n| &mut n.w1, f * hidden + 1),
                     (|n| &mut n.b1, 2),
-                    (|n| &mut n.w2, k * 2 * hidden + hidden + 3),
+                    (|n| &mut n.w2, k * fan_in + fan_in - 3),
                     (|n| &mut n.b2, k),
                 ];
+                if dense > 0 {
+                    probes.extend([(|n: &mut Network| &mut n.wd, 2 * hidden + 5), (|n| &mut n.bd, 0)]
+                        as [(Field, usize); 2]);
+                }
                 for (field, i) in probes {
                     let eps = 1e-3;
                     let (mut up, mut down) = (net.clone(), net.clone());
@@ -625,7 +848,7 @@ mod tests {
                     let analytic = f64::from(field(&mut g.clone())[i]);
                     assert!(
                         (numeric - analytic).abs() <= 0.01 * numeric.abs() + 1e-6,
-                        "hidden {hidden}, {fen}, parameter {i}: {analytic} against {numeric}"
+                        "hidden {hidden}, dense {dense}, {fen}, parameter {i}: {analytic} against {numeric}"
                     );
                 }
             }

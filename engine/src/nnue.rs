@@ -7,6 +7,9 @@
 //! accumulators from its parent's by adding and subtracting those rows
 //! ([`Accumulator::after`]) and never rebuilds them except at the root. The output is
 //! `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them + b`, scaled to centipawns.
+//! A net whose header names a dense layer (`DENSE` neurons) puts it between the two: each
+//! neuron a sum of both sides' activations, clipped, and the output a sum of the neurons
+//! ([`dense_output`]); the shipped net has none, and its build has no code for one.
 //!
 //! The net is embedded at compile time: the shipped one that `nets/SHIPPED` names, or
 //! the file the `MINNOW_NET` environment variable names when the engine is built (format
@@ -57,6 +60,12 @@ pub const BUCKETS: usize = net_file!()[8] as usize;
 /// e–h sees the board mirrored left to right, so its king is always on a–d and the
 /// weights learn pieces relative to the king's wing; the net file's.
 const MIRRORED: bool = net_file!()[9] & 1 != 0;
+/// Neurons of the dense layer between the accumulators and the output (header byte 10; 0:
+/// none, the output reading the accumulators directly): the net file's.
+pub const DENSE: usize = net_file!()[10] as usize;
+/// With a dense layer, the output weights are i16, the real weight times this (the
+/// format's, `devtools/src/nnue.rs`).
+const QO: i32 = 1024;
 /// Centipawns per unit of network output.
 const SCALE: i32 = 400;
 /// The evaluation stays well inside the mate scores.
@@ -65,8 +74,16 @@ const MAX_EVAL: i32 = 20_000;
 const INPUTS: usize = 768;
 const W1: usize = 12;
 const B1: usize = W1 + INPUTS * HIDDEN;
-const W2: usize = B1 + 2 * HIDDEN;
-const B2: usize = W2 + BUCKETS * 2 * HIDDEN;
+/// The dense layer: `DENSE × 2 × HIDDEN` i8 weights (neuron by neuron, the side to move's
+/// half first), then `DENSE` i32 biases (times `QA² · QB`); both empty without one.
+const WD: usize = B1 + 2 * HIDDEN;
+const BD: usize = WD + DENSE * 2 * HIDDEN;
+const W2: usize = BD + 4 * DENSE;
+/// Bytes of one bucket's output weights: `2 × HIDDEN` i8, or `DENSE` i16.
+// (Clippy reads the shipped net's DENSE, 0, and calls the test absurd: it is the file's.)
+#[allow(clippy::absurd_extreme_comparisons)]
+const W2_BYTES: usize = if DENSE > 0 { 2 * DENSE } else { 2 * HIDDEN };
+const B2: usize = W2 + BUCKETS * W2_BYTES;
 const NET_LEN: usize = B2 + 4 * BUCKETS;
 
 // The header must say what this code was built for: magic, sizes, quantization, length.
@@ -82,7 +99,10 @@ const _: () = {
         "the net: hidden size not a multiple of 8 up to 256"
     );
     assert!(BUCKETS > 0 && BUCKETS <= 32, "the net: 1 to 32 output buckets");
-    assert!(net[9] <= 1 && net[10] == 0 && net[11] == 0, "the net: unknown header flags");
+    assert!(net[9] <= 1 && net[11] == 0, "the net: unknown header flags");
+    #[allow(clippy::absurd_extreme_comparisons)]
+    let dense_fits = DENSE <= 64;
+    assert!(dense_fits && DENSE.is_multiple_of(2), "the net: a dense layer of an even number up to 64");
     assert!(QA >= 8 && QA <= 127 && QB >= 8 && QB <= 127, "the net: QA and QB must be 8 to 127");
 };
 
@@ -278,17 +298,77 @@ impl Accumulator {
     /// The evaluation in centipawns from `side`'s view (`side` to move) with `pieces` on
     /// the board. Never inlined: the search calls it from four places.
     #[inline(never)]
+    #[allow(clippy::absurd_extreme_comparisons)] // DENSE is the net file's (see W2_BYTES)
     pub fn evaluate(&self, side: Color, pieces: u32) -> i32 {
         let (us, them) = (&self.0[side.index()], &self.0[1 - side.index()]);
         let bucket = output_bucket(pieces);
-        let w2 = W2 + bucket * 2 * HIDDEN;
-        let (w_us, w_them) = NET[w2..w2 + 2 * HIDDEN].split_at(HIDDEN);
-        let b = B2 + 4 * bucket;
-        let b2 = i32::from_le_bytes([NET[b], NET[b + 1], NET[b + 2], NET[b + 3]]);
-        let sum = i64::from(screlu_dot(us, w_us) + screlu_dot(them, w_them) + b2);
-        (sum * i64::from(SCALE) / i64::from(QA * QA * QB)).clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL))
-            as i32
+        let w2 = W2 + bucket * W2_BYTES;
+        let b2 = i64::from(read_i32(B2 + 4 * bucket));
+        let (sum, units) = if DENSE > 0 {
+            (dense_output(us, them, &NET[w2..w2 + W2_BYTES]) + b2, i64::from(QA * QA * QB) * i64::from(QO))
+        } else {
+            let (w_us, w_them) = NET[w2..w2 + 2 * HIDDEN].split_at(HIDDEN);
+            (i64::from(screlu_dot(us, w_us) + screlu_dot(them, w_them)) + b2, i64::from(QA * QA * QB))
+        };
+        (sum * i64::from(SCALE) / units).clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
+}
+
+/// The little-endian i32 of the net at byte `at`.
+#[inline(always)]
+fn read_i32(at: usize) -> i32 {
+    i32::from_le_bytes([NET[at], NET[at + 1], NET[at + 2], NET[at + 3]])
+}
+
+/// The output through the dense layer, in units of `1 / (QA² · QB · QO)`, bias not
+/// included: the two sides' SCReLU activations (`clamp(a, 0, QA)²`, side to move first),
+/// each dense neuron's dot product with them plus its bias, clipped to `[0, QA² · QB]` (the
+/// trainer's clamp to [0, 1]), times its output weight. Integer all through, with no
+/// rounding between the layers, so it is the trainer's float net exactly.
+#[inline(never)]
+#[allow(clippy::reversed_empty_ranges)] // DENSE is the net file's (see W2_BYTES)
+fn dense_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w2: &[u8]) -> i64 {
+    let mut act = [0i16; 2 * HIDDEN];
+    for (x, &a) in act.iter_mut().zip(us.iter().chain(them)) {
+        let c = a.clamp(0, QA as i16);
+        *x = c * c;
+    }
+    let mut out = 0i64;
+    for j in 0..DENSE {
+        let weights = &NET[WD + j * 2 * HIDDEN..WD + (j + 1) * 2 * HIDDEN];
+        let h = (dense_dot(&act, weights) + read_i32(BD + 4 * j)).clamp(0, QA * QA * QB);
+        out += i64::from(h) * i64::from(i16::from_le_bytes([w2[2 * j], w2[2 * j + 1]]));
+    }
+    out
+}
+
+/// `Σ act · w` over the dense layer's inputs and one neuron's i8 weights.
+#[inline(always)]
+fn dense_dot(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2.load(Ordering::Relaxed) {
+        // SAFETY: AVX2 is set only where the CPU and the OS run AVX2 instructions.
+        return unsafe { dense_dot_avx2(act, weights) };
+    }
+    dense_dot_body(act, weights)
+}
+
+/// [`dense_dot`] compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dense_dot_avx2(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
+    dense_dot_body(act, weights)
+}
+
+/// Activations (≤ QA² < 2^14) times i8 weights: i16 products paired into i32 sums,
+/// as `vpmaddwd` does.
+#[inline(always)]
+fn dense_dot_body(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in act.iter().zip(weights) {
+        sum += i32::from(a) * i32::from(w as i8);
+    }
+    sum
 }
 
 /// `Σ clamp(a, 0, QA)² · w` over one perspective's accumulator and its output weights (i8

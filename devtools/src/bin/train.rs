@@ -1,10 +1,10 @@
 //! The NNUE trainer: trains the engine's network, `(768 → hidden) × 2 → 1 × buckets` with
-//! SCReLU in the file format of `minnow_dev::nnue`, on datagen records; on the CPU with every
+//! SCReLU (or with a dense layer, `(768 → hidden) × 2 → dense → 1 × buckets`) in the file format of `minnow_dev::nnue`, on datagen records; on the CPU with every
 //! core, deterministic for a seed and thread count.
 //!
 //! ```text
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
-//!       [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
+//!       [--hidden 64] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
 //!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
 //!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N]
 //!       [--threads T] [--seed 1] [--rank FILE]
@@ -49,8 +49,9 @@
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
 //! (read back exactly as the engine computes it) or a float `.ckpt`; its shape replaces
-//! `--buckets` and `--qa`, and `--hidden` unless wider: then the net is widened (new neurons
-//! with zero output weights: the same function to start from). The epoch-0 validation loss
+//! `--buckets`, `--qa` and `--dense` (a different `--dense` is an error), and `--hidden`
+//! unless wider: then the net is widened (new neurons with zero weights onward: the same
+//! function to start from). The epoch-0 validation loss
 //! is then the starting net's, and an epoch's net is written only if it beats that.
 //!
 //! Mirroring: every training position is also used mirrored left to right (the evaluation
@@ -75,7 +76,9 @@
 //! cosine over the epochs, weights clipped to what the i8 file holds. Forward and backward
 //! passes run on the weights rounded to the file's grid (quantization-aware training), so
 //! the engine computes exactly the trained net. `--qa` sets the first layer's grid
-//! (weights and biases times QA, activations clamped at QA). `--decay D` is decoupled
+//! (weights and biases times QA, activations clamped at QA). `--dense N` puts N neurons
+//! between the accumulators and the output (`minnow_dev::nnue`: clipped ReLU, one layer
+//! shared by the buckets, the output weights per bucket). `--decay D` is decoupled
 //! weight decay (AdamW) of the first-layer weights: each step also moves them `lr · D · w`
 //! toward zero, so the random start of weights that little data touches fades instead of
 //! staying as noise, and the file compresses smaller (`tools/reports/net_size.py` prints
@@ -113,6 +116,9 @@ struct Config {
     hidden: usize,
     /// Whether `--hidden` was given (with `--init`, a wider one widens the net).
     hidden_given: bool,
+    /// Neurons of the dense layer after the accumulators (`--dense`; 0: none); `None`
+    /// where not given (a starting net's own, else 0).
+    dense: Option<usize>,
     buckets: usize,
     qa: i32,
     epochs: usize,
@@ -486,7 +492,7 @@ fn fitted_scale(samples: &[(i16, u8)]) -> f32 {
 /// shape copied into `cfg`, or random weights of the configured shape.
 fn initial_net(cfg: &mut Config) -> Result<Network, String> {
     let Some(path) = &cfg.init else {
-        let mut net = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
+        let mut net = Network::random_dense(cfg.hidden, cfg.dense.unwrap_or(0), cfg.buckets, cfg.seed);
         net.qa = cfg.qa;
         return Ok(net);
     };
@@ -500,10 +506,13 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
         })
     }
     .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    if let Some(dense) = cfg.dense.filter(|&d| d != net.dense) {
+        return Err(format!("--dense {dense}: the starting net {} has {}", path.display(), net.dense));
+    }
     // A `--hidden` wider than the net's widens it (same function, new neurons to grow).
     let net =
         if cfg.hidden_given && cfg.hidden > net.hidden { net.widened(cfg.hidden, cfg.seed) } else { net };
-    (cfg.hidden, cfg.buckets, cfg.qa) = (net.hidden, net.buckets, net.qa);
+    (cfg.hidden, cfg.buckets, cfg.qa, cfg.dense) = (net.hidden, net.buckets, net.qa, Some(net.dense));
     Ok(net)
 }
 
@@ -531,10 +540,11 @@ fn train(mut cfg: Config) -> Result<(), String> {
         return Err("no data to train or validate on".into());
     }
     println!(
-        "train: {} training and {} validation positions, hidden {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, hce {}, decay {}, scale {}, {} threads, seed {}, from {}",
+        "train: {} training and {} validation positions, hidden {}, dense {}, {} output buckets, {} epochs, batch {}, lr {}, wdl {}, hce {}, decay {}, scale {}, {} threads, seed {}, from {}",
         train.len() * copies,
         valid.len(),
         cfg.hidden,
+        net.dense,
         cfg.buckets,
         cfg.epochs,
         cfg.batch,
@@ -685,7 +695,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
-     [--hidden 64] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
+     [--hidden 64] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
      [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
      [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
@@ -705,6 +715,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         out: PathBuf::new(),
         hidden: 64,
         hidden_given: false,
+        dense: None,
         buckets: 8,
         qa: QA,
         epochs: 0,
@@ -757,6 +768,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--data" => cfg.data.push(PathBuf::from(value)),
             "--out" => cfg.out = PathBuf::from(value),
             "--hidden" => (cfg.hidden, cfg.hidden_given) = (value.parse().map_err(|_| bad())?, true),
+            "--dense" => cfg.dense = Some(value.parse().ok().filter(|&n: &usize| n <= 255).ok_or_else(bad)?),
             "--buckets" => cfg.buckets = value.parse().map_err(|_| bad())?,
             "--qa" => cfg.qa = value.parse().map_err(|_| bad())?,
             "--epochs" => epochs = Some(value.parse().map_err(|_| bad())?),
