@@ -886,7 +886,18 @@ mod tests {
         }
         let mut cfg = parse(&args(&["--hidden", "16", "--buckets", "4"])).unwrap();
         let fresh = initial_net(&mut cfg).unwrap();
-        assert_eq!((fresh.hidden, fresh.buckets, cfg.hidden), (16, 4, 16));
+        assert_eq!((fresh.hidden, fresh.buckets, cfg.hidden, fresh.dense), (16, 4, 16, 0));
+        // --dense: a fresh net gets the layer; a starting net keeps its own, and another
+        // size is refused rather than silently ignored.
+        let mut cfg = parse(&args(&["--hidden", "16", "--dense", "8"])).unwrap();
+        assert_eq!(initial_net(&mut cfg).unwrap().dense, 8);
+        let deep = dir.join("deep.nnue");
+        std::fs::write(&deep, Network::random_dense(16, 8, 2, 3).quantize()).unwrap();
+        let mut cfg = parse(&args(&["--init", deep.to_str().unwrap()])).unwrap();
+        assert_eq!((initial_net(&mut cfg).unwrap().dense, cfg.dense), (8, Some(8)));
+        let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--dense", "8"])).unwrap();
+        assert!(initial_net(&mut cfg).unwrap_err().contains("--dense 8"));
+        assert!(parse(&args(&["--dense", "256"])).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
