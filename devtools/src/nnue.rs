@@ -311,6 +311,17 @@ impl Network {
         net
     }
 
+    /// This flat net with a dense layer of `dense` neurons added: the same first layer,
+    /// the dense layer and the output new and random (a net's features kept, its output
+    /// learned again).
+    pub fn with_dense(&self, dense: usize, seed: u64) -> Network {
+        let mut net = Network::random_dense(self.hidden, dense, self.buckets, seed);
+        net.w1.copy_from_slice(&self.w1);
+        net.b1.copy_from_slice(&self.b1);
+        (net.qa, net.mirror) = (self.qa, self.mirror);
+        net
+    }
+
     /// The two accumulators (side to move's, other side's) before activation.
     pub fn accumulators(&self, s: &Sample) -> (Vec<f32>, Vec<f32>) {
         let mut buf = Scratch::default();

@@ -49,7 +49,8 @@
 //!
 //! `--init NET` starts from a trained net instead of random weights: a quantized `.nnue`
 //! (read back exactly as the engine computes it) or a float `.ckpt`; its shape replaces
-//! `--buckets`, `--qa` and `--dense` (a different `--dense` is an error), and `--hidden`
+//! `--buckets`, `--qa` and `--dense` (on a flat net `--dense D` adds the layer, new, to
+//! its trained first layer; on a net with another one it is an error), and `--hidden`
 //! unless wider: then the net is widened (new neurons with zero weights onward: the same
 //! function to start from). The epoch-0 validation loss
 //! is then the starting net's, and an epoch's net is written only if it beats that.
@@ -506,9 +507,14 @@ fn initial_net(cfg: &mut Config) -> Result<Network, String> {
         })
     }
     .map_err(|e| format!("--init {}: {e}", path.display()))?;
-    if let Some(dense) = cfg.dense.filter(|&d| d != net.dense) {
-        return Err(format!("--dense {dense}: the starting net {} has {}", path.display(), net.dense));
-    }
+    // `--dense` on a flat net adds the layer (its features kept); another size is refused.
+    let net = match cfg.dense {
+        Some(dense) if dense > 0 && net.dense == 0 => net.with_dense(dense, cfg.seed),
+        Some(dense) if dense != net.dense => {
+            return Err(format!("--dense {dense}: the starting net {} has {}", path.display(), net.dense));
+        }
+        _ => net,
+    };
     // A `--hidden` wider than the net's widens it (same function, new neurons to grow).
     let net =
         if cfg.hidden_given && cfg.hidden > net.hidden { net.widened(cfg.hidden, cfg.seed) } else { net };
@@ -895,8 +901,13 @@ mod tests {
         std::fs::write(&deep, Network::random_dense(16, 8, 2, 3).quantize()).unwrap();
         let mut cfg = parse(&args(&["--init", deep.to_str().unwrap()])).unwrap();
         assert_eq!((initial_net(&mut cfg).unwrap().dense, cfg.dense), (8, Some(8)));
+        let mut cfg = parse(&args(&["--init", deep.to_str().unwrap(), "--dense", "4"])).unwrap();
+        assert!(initial_net(&mut cfg).unwrap_err().contains("--dense 4"));
+        // A flat starting net gets the layer, its first layer kept.
         let mut cfg = parse(&args(&["--init", nnue.to_str().unwrap(), "--dense", "8"])).unwrap();
-        assert!(initial_net(&mut cfg).unwrap_err().contains("--dense 8"));
+        let added = initial_net(&mut cfg).unwrap();
+        assert_eq!((added.dense, added.hidden, cfg.dense), (8, 24, Some(8)));
+        assert_eq!((&added.w1, &added.b1), (&from_file.w1, &from_file.b1));
         assert!(parse(&args(&["--dense", "256"])).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
