@@ -459,6 +459,16 @@ pub fn evaluate(pos: &Position) -> i32 {
 mod tests {
     use super::*;
 
+    /// A xorshift64 generator from `state`: random test inputs, the same every run.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// The AVX2 dot product equals the portable one, over accumulators below zero, inside
     /// 0..QA and above it, and weights over the whole i8 range (its extremes included).
     #[test]
@@ -467,13 +477,7 @@ mod tests {
         if !cpu_has_avx2() || !HIDDEN.is_multiple_of(16) {
             return;
         }
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for round in 0..2000 {
             let acc: [i16; HIDDEN] = core::array::from_fn(|_| (next() % 400) as i16 - 150);
             let weights: [u8; HIDDEN] = core::array::from_fn(|i| match round {
@@ -496,13 +500,7 @@ mod tests {
         if !cpu_has_avx2() || !HIDDEN.is_multiple_of(8) {
             return;
         }
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for round in 0..2000 {
             let act: [i16; 2 * HIDDEN] = core::array::from_fn(|_| match round {
                 0 => (QA * QA) as i16,
