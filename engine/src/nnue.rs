@@ -343,7 +343,7 @@ fn dense_output_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w2: &[u8]) -> i64
 }
 
 #[inline(always)]
-#[allow(clippy::reversed_empty_ranges)] // DENSE is the net file's (see W2_BYTES)
+#[allow(clippy::reversed_empty_ranges, clippy::absurd_extreme_comparisons)] // DENSE: the file's (W2_BYTES)
 fn dense_output_body<const AVX2_DOT: bool>(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w2: &[u8]) -> i64 {
     let mut act = [0i16; 2 * HIDDEN];
     // `max` then `min`, index by index: one vector instruction each (an iterator chain
@@ -353,40 +353,56 @@ fn dense_output_body<const AVX2_DOT: bool>(us: &[i16; HIDDEN], them: &[i16; HIDD
         act[i] = u * u;
         act[HIDDEN + i] = t * t;
     }
+    let mut dots = [0i32; DENSE];
+    #[cfg(target_arch = "x86_64")]
+    if AVX2_DOT {
+        // Four neurons a pass: each 16 activations loaded once for four weight rows.
+        for (j, d) in dots.chunks_exact_mut(4).enumerate() {
+            let rows = &NET[WD + 4 * j * 2 * HIDDEN..WD + 4 * (j + 1) * 2 * HIDDEN];
+            // SAFETY: AVX2_DOT is true only in `dense_output_avx2`, which runs where AVX2 does.
+            d.copy_from_slice(&unsafe { dense_dot4_avx2(&act, rows) });
+        }
+    }
+    for (j, d) in dots.iter_mut().enumerate() {
+        if !AVX2_DOT || j >= DENSE / 4 * 4 {
+            *d = dense_dot_body(&act, &NET[WD + j * 2 * HIDDEN..WD + (j + 1) * 2 * HIDDEN]);
+        }
+    }
     let mut out = 0i64;
-    for j in 0..DENSE {
-        let weights = &NET[WD + j * 2 * HIDDEN..WD + (j + 1) * 2 * HIDDEN];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2_DOT is true only in `dense_output_avx2`, which runs where AVX2 does.
-        let dot =
-            if AVX2_DOT { unsafe { dense_dot_avx2(&act, weights) } } else { dense_dot_body(&act, weights) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let dot = dense_dot_body(&act, weights);
+    for (j, &dot) in dots.iter().enumerate() {
         let h = (dot + read_i32(BD + 4 * j)).clamp(0, QA * QA * QB);
         out += i64::from(h) * i64::from(i16::from_le_bytes([w2[2 * j], w2[2 * j + 1]]));
     }
     out
 }
 
-/// One dense neuron's `Σ act · w` with AVX2, by hand as [`screlu_dot_avx2`]: 16 inputs a step, the
-/// weights widened to i16 and `vpmaddwd` pairing the products into i32.
+/// Four dense neurons' `Σ act · w` with AVX2 (`rows`: their four weight rows in order).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn dense_dot_avx2(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
+fn dense_dot4_avx2(act: &[i16; 2 * HIDDEN], rows: &[u8]) -> [i32; 4] {
     use core::arch::x86_64::*;
-    let weights = &weights[..2 * HIDDEN];
-    let mut sum = _mm256_setzero_si256();
-    for (a, w) in act.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
-        let (a, w) = unsafe {
-            (_mm256_loadu_si256(a.as_ptr().cast()), _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())))
-        };
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, w));
+    let n = 2 * HIDDEN;
+    let rows = &rows[..4 * n];
+    let mut sums = [_mm256_setzero_si256(); 4];
+    for (i, a) in act.chunks_exact(16).enumerate() {
+        // SAFETY: `a` holds 16 i16 (32 bytes), as the unaligned load reads.
+        let a = unsafe { _mm256_loadu_si256(a.as_ptr().cast()) };
+        for (k, sum) in sums.iter_mut().enumerate() {
+            let w = &rows[k * n + 16 * i..k * n + 16 * i + 16];
+            // SAFETY: `w` holds 16 bytes, as the unaligned load reads.
+            let w = unsafe { _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())) };
+            *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(a, w));
+        }
     }
-    let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s)
+    // The four horizontal sums at once: pairwise adds leave sum k's total in lane k.
+    let s01 = _mm256_hadd_epi32(sums[0], sums[1]);
+    let s23 = _mm256_hadd_epi32(sums[2], sums[3]);
+    let s = _mm256_hadd_epi32(s01, s23);
+    let s = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
+    let mut out = [0i32; 4];
+    // SAFETY: `out` holds four i32 (16 bytes), as the unaligned store writes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), s) };
+    out
 }
 
 /// Activations (≤ QA² < 2^14) times i8 weights: i16 products paired into i32 sums,
@@ -492,11 +508,11 @@ mod tests {
         }
     }
 
-    /// The dense layer's AVX2 dot product equals the portable one, activations over their
+    /// The dense layer's AVX2 dot products (four rows at once) equal the portable one, activations over their
     /// whole range (0..=QA²) and weights over the whole i8 range.
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn avx2_dense_dot_product_matches_the_portable_one() {
+    fn avx2_dense_dot_products_match_the_portable_one() {
         if !cpu_has_avx2() || !HIDDEN.is_multiple_of(8) {
             return;
         }
@@ -506,11 +522,13 @@ mod tests {
                 0 => (QA * QA) as i16,
                 _ => (next() % (QA * QA + 1) as u64) as i16,
             });
-            let weights: [u8; 2 * HIDDEN] =
+            let rows: [u8; 8 * HIDDEN] =
                 core::array::from_fn(|_| if round < 2 { 0x80 } else { next() as u8 });
             // SAFETY: the CPU has AVX2 (checked above).
-            let fast = unsafe { dense_dot_avx2(&act, &weights) };
-            assert_eq!(fast, dense_dot_body(&act, &weights), "round {round}");
+            let four = unsafe { dense_dot4_avx2(&act, &rows) };
+            for (k, row) in rows.chunks_exact(2 * HIDDEN).enumerate() {
+                assert_eq!(four[k], dense_dot_body(&act, row), "round {round}, row {k}");
+            }
         }
     }
 }
