@@ -506,19 +506,24 @@ impl Network {
         self.w1.iter().chain(&self.b1).chain(&self.wd).chain(&self.bd).chain(&self.w2).chain(&self.b2)
     }
 
-    /// The grids of the file: (dense biases' scale, output weights' scale, output biases'
-    /// scale), each the factor a value is multiplied by and rounded at.
-    fn grids(&self) -> (f32, f32, f32) {
+    /// The grids of the file: (dense biases' scale, output weights' scale, the largest
+    /// output weight on that scale (i8 or, with a dense layer, i16), output biases' scale),
+    /// each scale the factor a value is multiplied by and rounded at.
+    fn grids(&self) -> (f32, f32, f32, f32) {
         let acts = (self.qa * self.qa * QB) as f32;
-        if self.dense > 0 { (acts, QO as f32, acts * QO as f32) } else { (acts, QB as f32, acts) }
+        if self.dense > 0 {
+            (acts, QO as f32, f32::from(i16::MAX), acts * QO as f32)
+        } else {
+            (acts, QB as f32, 127.0, acts)
+        }
     }
 
     /// Keeps the weights inside what the quantized file can hold.
     pub fn clip(&mut self) {
         let bias_clip = f32::from(i16::MAX) / self.qa as f32;
         let (w1_clip, wd_clip) = (127.0 / self.qa as f32, 127.0 / QB as f32);
-        let (bd_grid, w2_grid, b2_grid) = self.grids();
-        let w2_clip = if self.dense > 0 { f32::from(i16::MAX) } else { 127.0 } / w2_grid;
+        let (bd_grid, w2_grid, w2_max, b2_grid) = self.grids();
+        let w2_clip = w2_max / w2_grid;
         self.w1.iter_mut().for_each(|w| *w = w.clamp(-w1_clip, w1_clip));
         self.wd.iter_mut().for_each(|w| *w = w.clamp(-wd_clip, wd_clip));
         self.w2.iter_mut().for_each(|w| *w = w.clamp(-w2_clip, w2_clip));
@@ -547,8 +552,7 @@ impl Network {
     /// net's forward pass up to the final division.
     pub fn quantized(&self) -> Network {
         let grid = |w: f32, q: f32, max: f32| (w * q).round().clamp(-max, max) / q;
-        let (qa, (bd_grid, w2_grid, b2_grid)) = (self.qa as f32, self.grids());
-        let w2_max = if self.dense > 0 { 32767.0 } else { 127.0 };
+        let (qa, (bd_grid, w2_grid, w2_max, b2_grid)) = (self.qa as f32, self.grids());
         Network {
             hidden: self.hidden,
             w1: self.w1.iter().map(|&w| grid(w, qa, 127.0)).collect(),
@@ -645,7 +649,7 @@ impl Network {
             *b = f32::from(i16::from_le_bytes([bytes[at], bytes[at + 1]])) / qa;
             at += 2;
         }
-        let (bd_grid, w2_grid, b2_grid) = net.grids();
+        let (bd_grid, w2_grid, _, b2_grid) = net.grids();
         let i32_at = |at: &mut usize| {
             *at += 4;
             i32::from_le_bytes(bytes[*at - 4..*at].try_into().expect("four bytes")) as f32
@@ -692,14 +696,14 @@ impl Network {
             let q = (b * qa as f32).round().clamp(-32767.0, 32767.0) as i16;
             out.extend_from_slice(&q.to_le_bytes());
         }
-        let (bd_grid, w2_grid, b2_grid) = self.grids();
+        let (bd_grid, w2_grid, w2_max, b2_grid) = self.grids();
         out.extend(self.wd.iter().map(|&w| q8(w, QB) as u8));
         for &b in &self.bd {
             out.extend_from_slice(&((b * bd_grid).round() as i32).to_le_bytes());
         }
         for &w in &self.w2 {
             if self.dense > 0 {
-                out.extend_from_slice(&((w * w2_grid).round().clamp(-32767.0, 32767.0) as i16).to_le_bytes());
+                out.extend_from_slice(&((w * w2_grid).round().clamp(-w2_max, w2_max) as i16).to_le_bytes());
             } else {
                 out.push(q8(w, QB) as u8);
             }

@@ -343,7 +343,6 @@ fn dense_output_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w2: &[u8]) -> i64
 }
 
 #[inline(always)]
-#[allow(clippy::reversed_empty_ranges, clippy::absurd_extreme_comparisons)] // DENSE: the file's (W2_BYTES)
 fn dense_output_body<const AVX2_DOT: bool>(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w2: &[u8]) -> i64 {
     let mut act = [0i16; 2 * HIDDEN];
     // `max` then `min`, index by index: one vector instruction each (an iterator chain
@@ -354,6 +353,8 @@ fn dense_output_body<const AVX2_DOT: bool>(us: &[i16; HIDDEN], them: &[i16; HIDD
         act[HIDDEN + i] = t * t;
     }
     let mut dots = [0i32; DENSE];
+    // The neurons the AVX2 pass below leaves: all of them, or those past a multiple of four.
+    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if AVX2_DOT {
         // Four neurons a pass: each 16 activations loaded once for four weight rows.
@@ -362,11 +363,10 @@ fn dense_output_body<const AVX2_DOT: bool>(us: &[i16; HIDDEN], them: &[i16; HIDD
             // SAFETY: AVX2_DOT is true only in `dense_output_avx2`, which runs where AVX2 does.
             d.copy_from_slice(&unsafe { dense_dot4_avx2(&act, rows) });
         }
+        done = DENSE / 4 * 4;
     }
-    for (j, d) in dots.iter_mut().enumerate() {
-        if !AVX2_DOT || j >= DENSE / 4 * 4 {
-            *d = dense_dot_body(&act, &NET[WD + j * 2 * HIDDEN..WD + (j + 1) * 2 * HIDDEN]);
-        }
+    for (j, d) in dots.iter_mut().enumerate().skip(done) {
+        *d = dense_dot_body(&act, &NET[WD + j * 2 * HIDDEN..WD + (j + 1) * 2 * HIDDEN]);
     }
     let mut out = 0i64;
     for (j, &dot) in dots.iter().enumerate() {
@@ -508,8 +508,8 @@ mod tests {
         }
     }
 
-    /// The dense layer's AVX2 dot products (four rows at once) equal the portable one, activations over their
-    /// whole range (0..=QA²) and weights over the whole i8 range.
+    /// The dense layer's AVX2 dot products (four rows at once) equal the portable one,
+    /// activations over their whole range (0..=QA²) and weights over the whole i8 range.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn avx2_dense_dot_products_match_the_portable_one() {
