@@ -200,7 +200,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// compiler turns into a vector max or min, rather than `clamp`, whose NaN rules keep it
 /// from vectorising the loops that call it, or an `if … else if`, which stayed scalar with
 /// branches; the values are the same).
-#[inline]
+#[inline(always)]
 #[allow(clippy::manual_clamp)]
 fn screlu(x: f32) -> f32 {
     let c = if x < 0.0 { 0.0 } else { x };
@@ -209,7 +209,7 @@ fn screlu(x: f32) -> f32 {
 }
 
 /// The dense layer's activation: x clamped to [0, 1] (selects, as in [`screlu`]).
-#[inline]
+#[inline(always)]
 #[allow(clippy::manual_clamp)]
 fn crelu(x: f32) -> f32 {
     let c = if x < 0.0 { 0.0 } else { x };
@@ -217,7 +217,7 @@ fn crelu(x: f32) -> f32 {
 }
 
 /// Dot product in eight running sums (see [`Network::output_of`] on why eight lanes).
-#[inline]
+#[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -330,6 +330,7 @@ impl Network {
     }
 
     /// Fills `buf.us` and `buf.them` with the two accumulators, reusing their memory.
+    #[inline(always)]
     fn accumulate(&self, s: &Sample, buf: &mut Scratch) {
         let (us, them) = s.perspectives();
         for (features, a) in [(us, &mut buf.us), (them, &mut buf.them)] {
@@ -343,6 +344,7 @@ impl Network {
     }
 
     /// (output weights, output bias) of a sample's bucket.
+    #[inline(always)]
     fn output(&self, s: &Sample) -> (usize, f32) {
         let k = output_bucket(s.pieces as usize, self.buckets);
         (k * self.fan_in(), self.b2[k])
@@ -351,6 +353,7 @@ impl Network {
     /// The output of a sample from its accumulators in `buf`: (offset of its bucket's
     /// output weights in `w2`, output). With a dense layer, `buf` keeps its inputs and
     /// neurons for the backward pass.
+    #[inline(always)]
     fn output_of(&self, s: &Sample, buf: &mut Scratch) -> (usize, f32) {
         let h = self.hidden;
         let (w, bias) = self.output(s);
@@ -414,6 +417,7 @@ impl Network {
     /// [`Network::backward`] with the working memory `buf` reused from sample to sample
     /// (the trainer's inner loop: no allocation, and loops without branches that the
     /// compiler vectorises).
+    #[inline(always)]
     pub fn backward_with(&self, s: &Sample, scale: f32, g: &mut Network, buf: &mut Scratch) -> f32 {
         self.accumulate(s, buf);
         let h = self.hidden;
