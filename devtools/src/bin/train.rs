@@ -442,7 +442,7 @@ fn gradient(
     let parts: Vec<(Network, f64)> = std::thread::scope(|s| {
         let handles: Vec<_> = batch
             .chunks(chunk)
-            .map(|part| s.spawn(move || part_gradient(net, part, train, copies, targets)))
+            .map(|part| s.spawn(move || part_gradient(Part { net, part, train, copies, targets })))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -455,47 +455,41 @@ fn gradient(
     (sum, l)
 }
 
+/// One thread's share of a batch (sample numbers as in [`gradient`]) and what makes its
+/// samples.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    net: &'a Network,
+    part: &'a [u32],
+    train: &'a [[u8; RECORD_BYTES]],
+    copies: usize,
+    targets: Targets,
+}
+
 /// One thread's share of a batch: its summed gradient and loss. Compiled a second time for
 /// AVX2, used where the processor has it: the same operations in the same order (Rust
 /// neither fuses multiply-adds nor reorders float sums), so the same gradient to the bit,
 /// on vectors twice as wide.
-fn part_gradient(
-    net: &Network,
-    part: &[u32],
-    train: &[[u8; RECORD_BYTES]],
-    copies: usize,
-    targets: Targets,
-) -> (Network, f64) {
+fn part_gradient(p: Part) -> (Network, f64) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked on the line above.
-        return unsafe { part_gradient_avx2(net, part, train, copies, targets) };
+        return unsafe { part_gradient_avx2(p) };
     }
-    part_gradient_body(net, part, train, copies, targets)
+    part_gradient_body(p)
 }
 
 /// [`part_gradient_body`] compiled for AVX2 (the network's loops are inlined into it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn part_gradient_avx2(
-    net: &Network,
-    part: &[u32],
-    train: &[[u8; RECORD_BYTES]],
-    copies: usize,
-    targets: Targets,
-) -> (Network, f64) {
-    part_gradient_body(net, part, train, copies, targets)
+fn part_gradient_avx2(p: Part) -> (Network, f64) {
+    part_gradient_body(p)
 }
 
 /// The work of [`part_gradient`], for whichever instruction set its caller was compiled for.
 #[inline(always)]
-fn part_gradient_body(
-    net: &Network,
-    part: &[u32],
-    train: &[[u8; RECORD_BYTES]],
-    copies: usize,
-    targets: Targets,
-) -> (Network, f64) {
+fn part_gradient_body(p: Part) -> (Network, f64) {
+    let Part { net, part, train, copies, targets } = p;
     let (mut g, mut buf) = (net.zeros_like(), Scratch::default());
     // The shuffled records first, in a loop of independent loads that the processor
     // overlaps: fetched one by one inside the gradient's loop, each waited for main memory
@@ -898,7 +892,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_avx2_gradient_is_the_portable_one() {
-        use super::{Record, Targets, part_gradient_avx2, part_gradient_body};
+        use super::{Part, Record, Targets, part_gradient_avx2, part_gradient_body};
         use minnow::Position;
         use minnow::fen::Fen;
         if !std::is_x86_feature_detected!("avx2") {
@@ -924,9 +918,10 @@ mod tests {
             let mut net = Network::random_dense(64, dense, 8, 3);
             // Biases that leave some neurons inside (0, 1) and some clipped.
             net.b1.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 5) as f32 * 0.3 - 0.2);
+            let p = Part { net: &net, part: &part, train: &records, copies: 2, targets };
             // SAFETY: the processor has AVX2, checked above.
-            let (fast, fast_loss) = unsafe { part_gradient_avx2(&net, &part, &records, 2, targets) };
-            let (plain, plain_loss) = part_gradient_body(&net, &part, &records, 2, targets);
+            let (fast, fast_loss) = unsafe { part_gradient_avx2(p) };
+            let (plain, plain_loss) = part_gradient_body(p);
             assert_eq!(fast_loss.to_bits(), plain_loss.to_bits(), "dense {dense}");
             let bits = |n: &Network| n.params().map(|x| x.to_bits()).collect::<Vec<u32>>();
             assert_eq!(bits(&fast), bits(&plain), "dense {dense}");
