@@ -442,7 +442,7 @@ fn gradient(
     let parts: Vec<(Network, f64)> = std::thread::scope(|s| {
         let handles: Vec<_> = batch
             .chunks(chunk)
-            .map(|part| s.spawn(move || part_gradient(Part { net, part, train, copies, targets })))
+            .map(|part| s.spawn(move || part_gradient(Part { net, samples: part, train, copies, targets })))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -460,7 +460,7 @@ fn gradient(
 #[derive(Clone, Copy)]
 struct Part<'a> {
     net: &'a Network,
-    part: &'a [u32],
+    samples: &'a [u32],
     train: &'a [[u8; RECORD_BYTES]],
     copies: usize,
     targets: Targets,
@@ -489,16 +489,16 @@ fn part_gradient_avx2(p: Part) -> (Network, f64) {
 /// The work of [`part_gradient`], for whichever instruction set its caller was compiled for.
 #[inline(always)]
 fn part_gradient_body(p: Part) -> (Network, f64) {
-    let Part { net, part, train, copies, targets } = p;
+    let Part { net, samples, train, copies, targets } = p;
     let (mut g, mut buf) = (net.zeros_like(), Scratch::default());
     // The shuffled records first, in a loop of independent loads that the processor
     // overlaps: fetched one by one inside the gradient's loop, each waited for main memory
     // on its own, half of all the time spent.
-    let records: Vec<[u8; RECORD_BYTES]> = part.iter().map(|&i| train[i as usize / copies]).collect();
+    let records: Vec<[u8; RECORD_BYTES]> = samples.iter().map(|&i| train[i as usize / copies]).collect();
     // A loop, not a closure: a closure is a function of its own, which need not be inlined
     // into the AVX2 copy and then runs without AVX2.
     let mut l = 0.0;
-    for (&i, bytes) in part.iter().zip(&records) {
+    for (&i, bytes) in samples.iter().zip(&records) {
         let x = targets.sample(&record(bytes), i as usize % copies == 1);
         l += f64::from(net.backward_with(&x, targets.scale, &mut g, &mut buf));
     }
@@ -913,12 +913,12 @@ mod tests {
             .collect();
         let targets = Targets { wdl: 0.25, scale: 180.0, hce: 0.0, king_mirror: false };
         // Every record, then every record mirrored (two copies a record).
-        let part: Vec<u32> = (0..2 * records.len() as u32).map(|i| i % 4 * 2 + i / 4).collect();
+        let samples: Vec<u32> = (0..2 * records.len() as u32).map(|i| i % 4 * 2 + i / 4).collect();
         for dense in [0, 16] {
             let mut net = Network::random_dense(64, dense, 8, 3);
             // Biases that leave some neurons inside (0, 1) and some clipped.
             net.b1.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 5) as f32 * 0.3 - 0.2);
-            let p = Part { net: &net, part: &part, train: &records, copies: 2, targets };
+            let p = Part { net: &net, samples: &samples, train: &records, copies: 2, targets };
             // SAFETY: the processor has AVX2, checked above.
             let (fast, fast_loss) = unsafe { part_gradient_avx2(p) };
             let (plain, plain_loss) = part_gradient_body(p);
