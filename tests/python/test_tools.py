@@ -729,3 +729,26 @@ def test_pool_refuses_games_it_cannot_count(tmp_path: Path, capsys: pytest.Captu
     assert "pooled: 4 games, W/D/L 2 / 0 / 2, pentanomial 0 / 0 / 2 / 0 / 0" in out
     assert pool.main(["--engine", "new", str(tmp_path / "missing.pgn")]) == 2
     assert "missing.pgn" in capsys.readouterr().err
+
+
+def test_speed_ratio_on_game_positions(tmp_path, capsys):
+    import speed_ratio
+
+    fens = (ROOT / "tests/data/game_positions.fen").read_text().split("\n")
+    fens = [f for f in fens if f]
+    assert len(fens) == 119
+    for fen in fens:
+        assert chess.Board(fen).is_valid(), fen
+    engine = ROOT / "target/release/minnow"
+    if not engine.is_file():
+        pytest.skip("build the engine first: cargo build --release")
+    few = tmp_path / "few.fen"
+    few.write_text("\n".join(fens[:3]) + "\n")
+    args = ["--old", str(engine), "--new", str(engine), "--positions", str(few), "--nodes", "3000", "--repeats", "2"]
+    assert speed_ratio.main(args) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    fields = dict(word.split("=") for word in line.split()[1:])
+    assert line.startswith("SPEED positions=3 nodes=3000 ") and fields["repeats"] == "2", line
+    assert 0.2 < float(fields["ratio"]) < 5.0, line
+    (tmp_path / "empty.fen").write_text("\n")
+    assert speed_ratio.main(["--old", str(engine), "--positions", str(tmp_path / "empty.fen")]) == 1

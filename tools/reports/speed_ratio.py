@@ -13,6 +13,17 @@ the medians and the new/old ratios of the medians; above 1 the new build is fast
 last line is machine-readable:
 `SPEED bench_nodes=N bench_ratio=R perft_ratio=R repeats=K`.
 
+`--positions FILE --nodes N` measures instead on the positions of real games, one FEN a
+line (`tests/data/game_positions.fen`: 119 positions of 2+0.05 self-play): both engines
+stay open, and each position is searched to N nodes (`ucinewgame`, Hash 1) by one build and
+then the other, the order alternating, so that the machine's drift falls on both within
+seconds. Each repeat sums each build's seconds over every position; the ratio is the
+median of the repeats' old/new ratios, with the mean depth reached (the last `info depth`)
+to show whether the trees are the same. Bench's 16 positions can misstate a cost that
+grows with the share of time in the evaluation: a dense layer measured 0.99x on bench and
+0.89x on these positions. Last line:
+`SPEED positions=P nodes=N ratio=R repeats=K`.
+
 Run it on an otherwise idle machine: a match or datagen on the other core skews both
 builds, though the interleaving keeps the ratio fair.
 """
@@ -23,11 +34,12 @@ import argparse
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
 from perft_speed import WrongNodeCount, time_perft  # noqa: E402
-from uci_engine import EngineError  # noqa: E402
+from uci_engine import EngineError, UciEngine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PERFT = ("startpos", 6, 119_060_324)
@@ -42,6 +54,48 @@ def bench(exe: str) -> tuple[int, int]:
     return int(words[0]), int(words[2])
 
 
+def search_seconds(engine: UciEngine, fen: str, nodes: int) -> tuple[float, int]:
+    """(wall seconds, depth of the last `info depth`) of `go nodes` on `fen` from a new game."""
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.send("isready")
+    engine.wait_for("readyok")
+    start = time.perf_counter()
+    engine.send(f"go nodes {nodes}")
+    deadline = start + engine.timeout
+    depth = 0
+    while True:
+        line = engine.read_line(deadline, "'bestmove'")
+        if line.startswith("bestmove"):
+            return time.perf_counter() - start, depth
+        words = line.split()
+        if len(words) > 2 and words[:2] == ["info", "depth"] and words[2].isdigit():
+            depth = int(words[2])
+
+
+def positions_ratio(builds: dict[str, str], fens: list[str], nodes: int, repeats: int) -> float:
+    """The median over `repeats` of old/new total seconds on `fens`; prints a line a repeat."""
+    ratios = []
+    with UciEngine(builds["old"]) as old, UciEngine(builds["new"]) as new:
+        engines = {"old": old, "new": new}
+        for engine in engines.values():
+            engine.handshake()
+            engine.send("setoption name Hash value 1")
+        for rep in range(repeats):
+            secs = {"old": 0.0, "new": 0.0}
+            depths: dict[str, list[int]] = {"old": [], "new": []}
+            for i, fen in enumerate(fens):
+                for name in ("old", "new") if (rep + i) % 2 == 0 else ("new", "old"):
+                    t, d = search_seconds(engines[name], fen, nodes)
+                    secs[name] += t
+                    depths[name].append(d)
+            ratios.append(secs["old"] / secs["new"])
+            print(f"run {rep + 1}/{repeats}  " + "  ".join(
+                f"{name} {nodes * len(fens) / secs[name]:>10,.0f} nps depth {statistics.mean(depths[name]):.2f}"
+                for name in ("old", "new")) + f"  new/old {ratios[-1]:.3f}", flush=True)
+    return statistics.median(ratios)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -52,11 +106,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--different-search", action="store_true",
                     help="allow different bench node counts (builds with different evaluations: "
                          "nps still compares their speed, not their strength)")
+    ap.add_argument("--positions", type=Path,
+                    help="measure on these positions (one FEN a line) instead of bench and perft")
+    ap.add_argument("--nodes", type=int, default=100_000,
+                    help="with --positions, nodes a search (default: %(default)s)")
     args = ap.parse_args(argv)
     if args.repeats < 1:
         ap.error("--repeats must be at least 1")
 
     builds = {"old": args.old, "new": args.new}
+    if args.positions is not None:
+        if args.nodes < 1:
+            ap.error("--nodes must be at least 1")
+        try:
+            fens = [line.strip() for line in args.positions.read_text().splitlines() if line.strip()]
+            if not fens:
+                raise OSError(f"{args.positions}: no positions")
+            ratio = positions_ratio(builds, fens, args.nodes, args.repeats)
+        except (EngineError, OSError) as exc:
+            print(f"ERROR: {exc}", file=sys.stderr)
+            return 1
+        print(f"nodes/s ratio new/old {ratio:.3f} (median of {args.repeats} repeats)")
+        print(f"SPEED positions={len(fens)} nodes={args.nodes} ratio={ratio:.3f} repeats={args.repeats}")
+        return 0
     nps: dict[str, list[int]] = {"old": [], "new": []}
     perft: dict[str, list[float]] = {"old": [], "new": []}
     nodes: dict[str, int] = {}
