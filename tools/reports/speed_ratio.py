@@ -21,7 +21,7 @@ seconds. Each repeat sums each build's seconds over every position; the ratio is
 median of the repeats' old/new ratios, with the mean depth reached (the last `info depth`)
 to show whether the trees are the same. Bench's 16 positions can misstate a cost that
 grows with the share of time in the evaluation: a dense layer measured 0.99x on bench and
-0.89x on these positions. Last line:
+0.90x on these positions. Last line:
 `SPEED positions=P nodes=N ratio=R repeats=K`.
 
 Run it on an otherwise idle machine: a match or datagen on the other core skews both
@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from depth_at_nodes import last_depth  # noqa: E402
 from perft_speed import WrongNodeCount, time_perft  # noqa: E402
 from uci_engine import EngineError, UciEngine  # noqa: E402
 
@@ -63,14 +64,12 @@ def search_seconds(engine: UciEngine, fen: str, nodes: int) -> tuple[float, int]
     start = time.perf_counter()
     engine.send(f"go nodes {nodes}")
     deadline = start + engine.timeout
-    depth = 0
+    lines = []
     while True:
         line = engine.read_line(deadline, "'bestmove'")
         if line.startswith("bestmove"):
-            return time.perf_counter() - start, depth
-        words = line.split()
-        if len(words) > 2 and words[:2] == ["info", "depth"] and words[2].isdigit():
-            depth = int(words[2])
+            return time.perf_counter() - start, last_depth(lines)
+        lines.append(line)
 
 
 def positions_ratio(builds: dict[str, str], fens: list[str], nodes: int, repeats: int) -> float:
