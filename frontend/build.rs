@@ -1,5 +1,7 @@
-//! Chooses the opening book the front end embeds: `book/book.bin` unless the `MINNOW_BOOK`
-//! environment variable names another file (relative to the workspace root, or absolute).
+//! Chooses the opening book the front end embeds: the one `book/SHIPPED` names (one line, a
+//! path relative to the workspace root; the packager and the tests read the same file) unless
+//! the `MINNOW_BOOK` environment variable names another file (relative to the workspace root,
+//! or absolute).
 //!
 //! Also names the build for `id name`: `MINNOW_BUILD` is `git describe --always --dirty` of
 //! the workspace (a commit hash, `-dirty` when tracked files differ from it), so that PGNs
@@ -14,7 +16,12 @@ fn main() {
     let root = manifest.parent().expect("the front end sits in the workspace").to_path_buf();
     let book = match std::env::var("MINNOW_BOOK") {
         Ok(path) if !path.is_empty() => root.join(path),
-        _ => root.join("book/book.bin"),
+        _ => {
+            let shipped = root.join("book/SHIPPED");
+            println!("cargo:rerun-if-changed={}", shipped.display());
+            let name = std::fs::read_to_string(&shipped).expect("book/SHIPPED names the shipped book");
+            root.join(name.trim())
+        }
     };
     println!("cargo:rerun-if-changed={}", book.display());
     println!("cargo:rustc-env=MINNOW_BOOK_FILE={}", book.display());

@@ -1,14 +1,17 @@
-//! The committed opening book (`book/book.bin`) against the harness's openings, and the
-//! `OwnBook` option over UCI.
+//! The committed opening book (`book/book.bin`) against the harness's openings, the `OwnBook`
+//! option over UCI with it, and the book the build embeds (the one `book/SHIPPED` names).
 
 mod common;
 
-use common::{bestmove, run};
+use common::{bestmove, run, run_with_book};
 use minnow::PieceType;
 use minnow::Position;
-use minnow::book::{BOOK, BOOK_PLIES, probe};
+use minnow::book::{BOOK, BOOK_FILE, BOOK_PLIES, HEADER, MAGIC, probe};
 use minnow::fen::Fen;
 use minnow::movegen::{legal_move_list, parse_uci_move};
+
+/// The full book the `book` tool made (`book/README.md`), shipped until gen13.
+static FULL_BOOK: &[u8] = include_bytes!("../book/book.bin");
 
 fn openings() -> Vec<(String, Position)> {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/kaggle_openings.epd"))
@@ -30,7 +33,7 @@ fn openings() -> Vec<(String, Position)> {
 fn the_book_covers_the_openings() {
     let openings = openings();
     assert_eq!(openings.len(), 2000);
-    let hits = openings.iter().filter(|(_, p)| probe(BOOK, p).is_some()).count();
+    let hits = openings.iter().filter(|(_, p)| probe(FULL_BOOK, p).is_some()).count();
     assert!(hits >= 1980, "only {hits} of 2000 openings in the book");
     // Positions one ply after an opening: the shipped book holds the openings' own moves
     // only (`book strip`, book/README.md), so these miss but for chance matches of the
@@ -41,7 +44,7 @@ fn the_book_covers_the_openings() {
             let mut child = *pos;
             child.make(m);
             children += 1;
-            child_hits += usize::from(probe(BOOK, &child).is_some());
+            child_hits += usize::from(probe(FULL_BOOK, &child).is_some());
         }
     }
     assert!(children > 5000, "{children} positions one ply after 400 openings");
@@ -53,22 +56,22 @@ fn the_book_covers_the_openings() {
 /// `BOOK_PLIES` moves, or for a ponder search, the engine searches.
 #[test]
 fn own_book_answers_in_book_positions_only() {
-    let (fen, pos) = openings().into_iter().find(|(_, p)| probe(BOOK, p).is_some()).expect("a book opening");
-    let book_move = probe(BOOK, &pos).unwrap().uci();
+    let (fen, pos) = openings().into_iter().find(|(_, p)| probe(FULL_BOOK, p).is_some()).expect("a book opening");
+    let book_move = probe(FULL_BOOK, &pos).unwrap().uci();
     let position = format!("position fen {fen}");
     let go = "go wtime 10000 btime 10000 winc 100 binc 100";
 
-    let out = run(&["setoption name OwnBook value true", "setoption name Ponder value true", &position, go]);
+    let out = run_with_book(FULL_BOOK, &["setoption name OwnBook value true", "setoption name Ponder value true", &position, go]);
     assert!(out.contains("info string book"), "{out}");
     assert!(!out.contains("info depth"), "a book move needs no search: {out}");
     assert_eq!(bestmove(&out), book_move.as_str());
     let mut next = pos;
-    next.make(probe(BOOK, &pos).unwrap());
-    if let Some(answer) = probe(BOOK, &next) {
+    next.make(probe(FULL_BOOK, &pos).unwrap());
+    if let Some(answer) = probe(FULL_BOOK, &next) {
         assert!(out.contains(&format!(" ponder {}", answer.uci())), "{out}");
     }
 
-    let out = run(&[&position, go]);
+    let out = run_with_book(FULL_BOOK, &[&position, go]);
     assert!(
         !out.contains("info string book") && out.contains("info depth"),
         "OwnBook is off by default: {out}"
@@ -93,9 +96,35 @@ fn own_book_answers_in_book_positions_only() {
         again.make(parse_uci_move(&again, m).expect("the knights' trip is legal"));
     }
     assert!(4 >= BOOK_PLIES && again.key() == pos.key(), "back to the book position");
-    let out = run(&["setoption name OwnBook value true", &late, "go depth 3"]);
+    let out = run_with_book(FULL_BOOK, &["setoption name OwnBook value true", &late, "go depth 3"]);
     assert!(!out.contains("info string book") && out.contains("info depth"), "{out}");
 
     let bad = run(&["setoption name OwnBook value maybe"]);
     assert!(bad.contains("info string error"), "{bad}");
+}
+
+/// The build embeds the book `book/SHIPPED` names, and a book without entries (the shipped
+/// one since gen13) costs nothing: with `OwnBook` on, every opening is searched and answered
+/// with a legal move, as with the option off.
+#[test]
+fn the_embedded_book_is_the_shipped_one() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/book/SHIPPED")).expect("book/SHIPPED");
+    let file = std::fs::read(BOOK_FILE).expect("the embedded book's file");
+    assert_eq!(BOOK, &file[..], "the binary holds {BOOK_FILE}");
+    if option_env!("MINNOW_BOOK").is_none_or(str::is_empty) {
+        let expected = std::path::Path::new(root).join(shipped.trim());
+        assert_eq!(std::fs::read(&expected).expect("the shipped book"), file, "{BOOK_FILE} is not {expected:?}");
+    }
+    assert!(BOOK.len() >= HEADER && BOOK[..4] == MAGIC, "an MBK1 file");
+    let entries = u16::from_le_bytes([BOOK[4], BOOK[5]]);
+    if entries == 0 {
+        for (fen, pos) in openings().into_iter().step_by(400) {
+            assert_eq!(probe(BOOK, &pos), None);
+            let out = run(&["setoption name OwnBook value true", &format!("position fen {fen}"), "go depth 4"]);
+            assert!(!out.contains("info string book") && out.contains("info depth 4"), "{out}");
+            let best = bestmove(&out);
+            assert!(legal_move_list(&pos).iter().any(|m| m.uci().to_string() == best), "{best} in {fen}");
+        }
+    }
 }

@@ -38,6 +38,16 @@ LIMIT = 65536
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def shipped_book() -> str:
+    """The opening book the front end embeds, as frontend/build.rs chooses it: the file that
+    `MINNOW_BOOK` names when set, else the one `book/SHIPPED` names (relative to the root)."""
+    chosen = os.environ.get("MINNOW_BOOK")
+    if chosen:
+        return chosen
+    with open(os.path.join(ROOT, "book/SHIPPED")) as f:
+        return f.read().strip()
+
+
 def shipped_net() -> str:
     """The network the engine build embeds, as engine/build.rs chooses it: the file that
     `MINNOW_NET` names when set, else the one `nets/SHIPPED` names (relative to the root)."""
@@ -174,7 +184,7 @@ def main() -> int:
     blobs = {}
     # Data blobs the engine may embed, by path: their compressed share is reported apart
     # when the build holds them (the network only with the `nnue` feature).
-    for rel in (shipped_net(), "book/book.bin"):
+    for rel in (shipped_net(), shipped_book()):
         path = os.path.join(ROOT, rel)
         if os.path.isfile(path):
             with open(path, "rb") as f:

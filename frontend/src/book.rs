@@ -35,9 +35,14 @@ pub const HEADER: usize = 10;
 /// first position (the harness's opening, or that position after the opponent's first move).
 pub const BOOK_PLIES: usize = 2;
 
-/// The book compiled in: `book/book.bin`, or the file the `MINNOW_BOOK` environment variable
-/// names at build time.
+/// The book compiled in: the file `book/SHIPPED` names, or the one the `MINNOW_BOOK`
+/// environment variable names at build time. Since gen13 the shipped one is `book/empty.bin`,
+/// a header without entries: the 80-neuron net needed the bytes (`book/README.md`).
 pub static BOOK: &[u8] = include_bytes!(env!("MINNOW_BOOK_FILE"));
+
+/// The file [`BOOK`] holds, as `frontend/build.rs` chose it (for the tests; a constant the
+/// shipped binary never reads).
+pub const BOOK_FILE: &str = env!("MINNOW_BOOK_FILE");
 
 /// A little-endian bit reader over a byte slice; reading past the end gives `None`.
 struct Bits<'a> {

@@ -161,6 +161,21 @@ impl Uci {
 
     /// Handles one input line (without its newline).
     pub fn handle_line(&mut self, line: &str, out: &mut dyn Output, env: &mut dyn Env) -> Flow {
+        self.handle_line_with_book(line, out, env, book::BOOK)
+    }
+
+    /// [`Uci::handle_line`] with `book` (an `MBK1` file) as the opening book instead of the
+    /// embedded [`book::BOOK`]: for the tests, which hold the full book where the shipped
+    /// build embeds none. The book is an argument, not a field, so that in the shipped build,
+    /// where every call passes the embedded constant, the optimizer folds an empty book's
+    /// probes away (as a field it costs 550 B of code).
+    pub fn handle_line_with_book(
+        &mut self,
+        line: &str,
+        out: &mut dyn Output,
+        env: &mut dyn Env,
+        book: &[u8],
+    ) -> Flow {
         let mut tokens = line.split_ascii_whitespace();
         let flow = match tokens.next() {
             None => Flow::Continue,
@@ -204,7 +219,7 @@ impl Uci {
                 self.cmd_position(tokens, out);
                 Flow::Continue
             }
-            Some("go") => self.cmd_go(tokens, out, env),
+            Some("go") => self.cmd_go(tokens, out, env, book),
             Some("setoption") => {
                 self.cmd_setoption(tokens, out);
                 Flow::Continue
@@ -352,6 +367,7 @@ impl Uci {
         mut tokens: impl Iterator<Item = &'a str>,
         out: &mut dyn Output,
         env: &mut dyn Env,
+        book: &[u8],
     ) -> Flow {
         let white = self.position.side_to_move() == minnow_engine::types::Color::White;
         let mut limits = Limits::default();
@@ -411,7 +427,7 @@ impl Uci {
         // `ponderhit` or `stop`), expecting the book's answer to our move, if it has one.
         let in_book =
             if self.own_book && self.moves.len() < book::BOOK_PLIES && !limits.ponder && !limits.infinite {
-                book::probe(book::BOOK, &self.position)
+                book::probe(book, &self.position)
             } else {
                 None
             };
@@ -419,7 +435,7 @@ impl Uci {
             let mut next = self.position;
             next.make(best);
             out.put("info string book ").put(&best.uci()).put("\n");
-            let ponder = book::probe(book::BOOK, &next).unwrap_or(Move::NONE);
+            let ponder = book::probe(book, &next).unwrap_or(Move::NONE);
             SearchResult { best, ponder, score: 0, depth: 0, nodes: 0, quit: false }
         } else {
             let mut host = UciHost { out: &mut *out, env, quiet: false };

@@ -78,11 +78,16 @@ impl Env for Script {
 
 /// Runs UCI lines in-process (1 MiB hash, no input while searching) and returns the output.
 pub fn run(lines: &[&str]) -> String {
+    run_with_book(minnow::book::BOOK, lines)
+}
+
+/// [`run`] with `book` as the opening book instead of the embedded one.
+pub fn run_with_book(book: &'static [u8], lines: &[&str]) -> String {
     let mut uci = Uci::new(tt_storage(1), continuation());
     let mut out = Sink::default();
     let mut env = Script::new(&[]);
     for line in lines {
-        if uci.handle_line(line, &mut out, &mut env) == Flow::Quit {
+        if uci.handle_line_with_book(line, &mut out, &mut env, book) == Flow::Quit {
             break;
         }
     }

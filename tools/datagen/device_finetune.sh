@@ -33,7 +33,7 @@ n=$(( $(stat -c %s "$work/all.bin") / 32 ))
 echo "positions $n; training ${#inits[@]} nets, $threads threads each, $(date +%T)"
 for spec in "${inits[@]}"; do
     name=${spec%%=*} net=${spec#*=}
-    timeout "$train_s" "$dev/train" --data "$work/all.bin" --init "$net" --hidden 64 --buckets 8 \
+    timeout "$train_s" "$dev/train" --data "$work/all.bin" --init "$net" --buckets 8 \
         --epochs "$epochs" --batch 16384 --lr "$lr" --wdl 0 --scale 180 --mirror --dedup \
         --score-mult 0.9 --decay 0.1 --threads "$threads" --seed 1 --out "$work/$name" \
         >"$work/train_$name.log" 2>&1 &

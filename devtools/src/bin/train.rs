@@ -4,14 +4,14 @@
 //!
 //! ```text
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
-//!       [--hidden 64] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
+//!       [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
 //!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
 //!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N]
 //!       [--threads T] [--seed 1] [--rank FILE]
 //! ```
 //!
 //! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
-//! `nets/README.md`): 64 hidden neurons, 8 output buckets, QA 64, batches of 16,384, the
+//! `nets/README.md`): 80 hidden neurons, 8 output buckets, QA 64, batches of 16,384, the
 //! target the search score alone (`--wdl 0`), weight decay 0.1, every position also
 //! mirrored left to right, repeated positions dropped. What has no default that fits every
 //! run must be given:
@@ -735,7 +735,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
-     [--hidden 64] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
+     [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
      [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
      [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
@@ -753,7 +753,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
     let mut cfg = Config {
         data: Vec::new(),
         out: PathBuf::new(),
-        hidden: 64,
+        hidden: 80,
         hidden_given: false,
         dense: None,
         buckets: 8,
