@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen13.nnue, shipped 2026-11-29. Parent: none (random weights), in two stages, as gen12,
+# gen13.nnue, shipped 2dd7c5c (2026-11-29). Parent: none (random weights), in two stages, as gen12,
 # with 80 neurons instead of 64 (at QA 64 the width costs no speed: 0.979x gen12's nodes/s).
 #
 # Data: run t15, 780 chunks (each worker's 0-389), 156,041,776 positions of gen12's 300-node
