@@ -56,12 +56,16 @@ fn the_book_covers_the_openings() {
 /// `BOOK_PLIES` moves, or for a ponder search, the engine searches.
 #[test]
 fn own_book_answers_in_book_positions_only() {
-    let (fen, pos) = openings().into_iter().find(|(_, p)| probe(FULL_BOOK, p).is_some()).expect("a book opening");
+    let (fen, pos) =
+        openings().into_iter().find(|(_, p)| probe(FULL_BOOK, p).is_some()).expect("a book opening");
     let book_move = probe(FULL_BOOK, &pos).unwrap().uci();
     let position = format!("position fen {fen}");
     let go = "go wtime 10000 btime 10000 winc 100 binc 100";
 
-    let out = run_with_book(FULL_BOOK, &["setoption name OwnBook value true", "setoption name Ponder value true", &position, go]);
+    let out = run_with_book(
+        FULL_BOOK,
+        &["setoption name OwnBook value true", "setoption name Ponder value true", &position, go],
+    );
     assert!(out.contains("info string book"), "{out}");
     assert!(!out.contains("info depth"), "a book move needs no search: {out}");
     assert_eq!(bestmove(&out), book_move.as_str());
@@ -114,14 +118,19 @@ fn the_embedded_book_is_the_shipped_one() {
     assert_eq!(BOOK, &file[..], "the binary holds {BOOK_FILE}");
     if option_env!("MINNOW_BOOK").is_none_or(str::is_empty) {
         let expected = std::path::Path::new(root).join(shipped.trim());
-        assert_eq!(std::fs::read(&expected).expect("the shipped book"), file, "{BOOK_FILE} is not {expected:?}");
+        assert_eq!(
+            std::fs::read(&expected).expect("the shipped book"),
+            file,
+            "{BOOK_FILE} is not {expected:?}"
+        );
     }
     assert!(BOOK.len() >= HEADER && BOOK[..4] == MAGIC, "an MBK1 file");
     let entries = u16::from_le_bytes([BOOK[4], BOOK[5]]);
     if entries == 0 {
         for (fen, pos) in openings().into_iter().step_by(400) {
             assert_eq!(probe(BOOK, &pos), None);
-            let out = run(&["setoption name OwnBook value true", &format!("position fen {fen}"), "go depth 4"]);
+            let out =
+                run(&["setoption name OwnBook value true", &format!("position fen {fen}"), "go depth 4"]);
             assert!(!out.contains("info string book") && out.contains("info depth 4"), "{out}");
             let best = bestmove(&out);
             assert!(legal_move_list(&pos).iter().any(|m| m.uci().to_string() == best), "{best} in {fen}");

@@ -9,6 +9,13 @@
 //! features differently in the opening and the endgame. The output `o` is the evaluation
 //! in units of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
 //!
+//! With mirrored pairs (`pairs`, header flag bit 1) the file's `H` neurons each have a
+//! twin that reads the board mirrored left to right (feature `f` through the weights of
+//! `f ^ 7`, files a..h reversed) with the same bias and output weights: the net is `2 · H`
+//! wide at the bytes of `H`, and its evaluation is exactly symmetric under the mirror, as
+//! chess is but for castling rights, which the features do not see. The twins come after
+//! the file's neurons in each accumulator (neuron `H + i` is neuron `i`'s twin).
+//!
 //! Optionally (`dense` above 0) a dense layer sits between the accumulators and the
 //! output: `dense` neurons, each a weighted sum of both sides' SCReLU activations plus a
 //! bias, clipped to [0, 1], shared by the buckets; the bucket's output weights then read
@@ -23,7 +30,7 @@
 //! | 6 | `QA` (u8): first-layer weights and biases are `round(w · QA)` |
 //! | 7 | `QB` (u8): output weights are `round(w · QB)` |
 //! | 8 | `B` (u8): output buckets |
-//! | 9 | flags: bit 0 king mirroring ([`Sample::king_mirrored`]), the other bits 0 |
+//! | 9 | flags: bit 0 king mirroring ([`Sample::king_mirrored`]), bit 1 mirrored pairs (above), the other bits 0 |
 //! | 10 | `D` (u8): the dense layer's neurons, 0 for none |
 //! | 11 | reserved, 0 |
 //! | then | `768 · H` i8: first-layer weights, neuron-major (neuron `i`'s 768 weights together, by feature), each stored as its difference from the previous feature's weight (wrapping i8; the first from 0): 13% smaller compressed than the weights feature-major |
@@ -99,6 +106,9 @@ pub struct Network {
     pub qa: i32,
     /// King mirroring: the net reads its samples [`Sample::king_mirrored`] (header flag).
     pub mirror: bool,
+    /// Mirrored pairs: each neuron has a twin reading the board mirrored left to right
+    /// (module documentation; header flag bit 1). Not with a dense layer or king mirroring.
+    pub pairs: bool,
 }
 
 /// A training position: white-view features (black's follow by [`feature_pair`]), side to
@@ -274,12 +284,18 @@ impl Network {
             b2: vec![0.0; buckets],
             qa: QA,
             mirror: false,
+            pairs: false,
         }
     }
 
     /// Output weights per bucket: `2 × hidden`, or `dense` with a dense layer.
     pub fn fan_in(&self) -> usize {
         if self.dense > 0 { self.dense } else { 2 * self.hidden }
+    }
+
+    /// Neurons per accumulator as computed: `hidden`, or twice that with mirrored pairs.
+    pub fn width(&self) -> usize {
+        if self.pairs { 2 * self.hidden } else { self.hidden }
     }
 
     /// This net with `hidden` neurons (more than it has): the new neurons get random
@@ -307,7 +323,7 @@ impl Network {
             }
         }
         net.b2.copy_from_slice(&self.b2);
-        (net.qa, net.mirror) = (self.qa, self.mirror);
+        (net.qa, net.mirror, net.pairs) = (self.qa, self.mirror, self.pairs);
         net
     }
 
@@ -318,7 +334,7 @@ impl Network {
         let mut net = Network::random_dense(self.hidden, dense, self.buckets, seed);
         net.w1.copy_from_slice(&self.w1);
         net.b1.copy_from_slice(&self.b1);
-        (net.qa, net.mirror) = (self.qa, self.mirror);
+        (net.qa, net.mirror, net.pairs) = (self.qa, self.mirror, self.pairs);
         net
     }
 
@@ -329,16 +345,27 @@ impl Network {
         (buf.us, buf.them)
     }
 
-    /// Fills `buf.us` and `buf.them` with the two accumulators, reusing their memory.
+    /// Fills `buf.us` and `buf.them` with the two accumulators, reusing their memory
+    /// (with mirrored pairs each holds the twins after the neurons: feature `f` adds the
+    /// row of `f ^ 7` to them).
     #[inline(always)]
     fn accumulate(&self, s: &Sample, buf: &mut Scratch) {
         let (us, them) = s.perspectives();
+        let h = self.hidden;
         for (features, a) in [(us, &mut buf.us), (them, &mut buf.them)] {
             a.clear();
             a.extend_from_slice(&self.b1);
             for &f in features {
-                let row = &self.w1[f as usize * self.hidden..(f as usize + 1) * self.hidden];
+                let row = &self.w1[f as usize * h..(f as usize + 1) * h];
                 a.iter_mut().zip(row).for_each(|(x, w)| *x += w);
+            }
+            if self.pairs {
+                a.extend_from_slice(&self.b1);
+                let twins = &mut a[h..];
+                for &f in features {
+                    let m = f as usize ^ 7;
+                    twins.iter_mut().zip(&self.w1[m * h..(m + 1) * h]).for_each(|(x, w)| *x += w);
+                }
             }
         }
     }
@@ -369,27 +396,29 @@ impl Network {
                 buf.pre.iter().zip(&self.w2[w..w + self.dense]).map(|(&x, wt)| crelu(x) * wt).sum::<f32>();
             return (w, bias + out);
         }
-        let (us, them) = (&buf.us, &buf.them);
         let (w_us, w_them) = self.w2[w..w + 2 * h].split_at(h);
         // Eight running sums, one per lane: a single sum would be a chain of dependent
         // additions that the compiler may not reorder into vector lanes. Blocks of eight
         // (not `lanes[i % 8]`, which compiled to scalar code with branches and took a
-        // quarter of the trainer's time); the sums are the same, in the same order.
+        // quarter of the trainer's time); the sums are the same, in the same order. With
+        // mirrored pairs the twins (the accumulators' second halves) share the weights.
         let mut lanes = [0.0f32; 8];
-        let blocks = us.chunks(8).zip(them.chunks(8)).zip(w_us.chunks(8)).zip(w_them.chunks(8));
-        for (((u, t), wu), wt) in blocks {
-            if let (Ok(u), Ok(t), Ok(wu), Ok(wt)) = (
-                <&[f32; 8]>::try_from(u),
-                <&[f32; 8]>::try_from(t),
-                <&[f32; 8]>::try_from(wu),
-                <&[f32; 8]>::try_from(wt),
-            ) {
-                for j in 0..8 {
-                    lanes[j] += screlu(u[j]) * wu[j] + screlu(t[j]) * wt[j];
-                }
-            } else {
-                for j in 0..u.len() {
-                    lanes[j] += screlu(u[j]) * wu[j] + screlu(t[j]) * wt[j];
+        for (us, them) in buf.us.chunks(h).zip(buf.them.chunks(h)) {
+            let blocks = us.chunks(8).zip(them.chunks(8)).zip(w_us.chunks(8)).zip(w_them.chunks(8));
+            for (((u, t), wu), wt) in blocks {
+                if let (Ok(u), Ok(t), Ok(wu), Ok(wt)) = (
+                    <&[f32; 8]>::try_from(u),
+                    <&[f32; 8]>::try_from(t),
+                    <&[f32; 8]>::try_from(wu),
+                    <&[f32; 8]>::try_from(wt),
+                ) {
+                    for j in 0..8 {
+                        lanes[j] += screlu(u[j]) * wu[j] + screlu(t[j]) * wt[j];
+                    }
+                } else {
+                    for j in 0..u.len() {
+                        lanes[j] += screlu(u[j]) * wu[j] + screlu(t[j]) * wt[j];
+                    }
                 }
             }
         }
@@ -427,8 +456,9 @@ impl Network {
         let err = p - s.target;
         let d_out = 2.0 * err * p * (1.0 - p) * k;
         g.b2[w / self.fan_in()] += d_out;
-        buf.d_us.resize(h, 0.0);
-        buf.d_them.resize(h, 0.0);
+        let width = self.width();
+        buf.d_us.resize(width, 0.0);
+        buf.d_them.resize(width, 0.0);
         if self.dense > 0 {
             // Back through the dense layer to its inputs, the two sides' activations.
             let n = 2 * h;
@@ -457,21 +487,31 @@ impl Network {
             for (a, wt, gw, d) in
                 [(&buf.us, w_us, g_us, &mut buf.d_us), (&buf.them, w_them, g_them, &mut buf.d_them)]
             {
-                for (((&a, &wt), gw), d) in a.iter().zip(wt).zip(gw.iter_mut()).zip(d.iter_mut()) {
-                    *gw += d_out * screlu(a);
-                    // SCReLU's slope: 2a inside (0, 1), flat outside.
-                    *d = if a > 0.0 && a < 1.0 { d_out * wt * 2.0 * a } else { 0.0 };
+                // The neurons, then with mirrored pairs their twins, on the same weights.
+                for (a, d) in a.chunks(h).zip(d.chunks_mut(h)) {
+                    for (((&a, &wt), gw), d) in a.iter().zip(wt).zip(gw.iter_mut()).zip(d.iter_mut()) {
+                        *gw += d_out * screlu(a);
+                        // SCReLU's slope: 2a inside (0, 1), flat outside.
+                        *d = if a > 0.0 && a < 1.0 { d_out * wt * 2.0 * a } else { 0.0 };
+                    }
                 }
             }
         }
-        for ((b, du), dt) in g.b1.iter_mut().zip(&buf.d_us).zip(&buf.d_them) {
-            *b += du + dt;
+        for d in [&buf.d_us, &buf.d_them] {
+            for half in d.chunks(h) {
+                g.b1.iter_mut().zip(half).for_each(|(b, d)| *b += d);
+            }
         }
         let (fu, ft) = s.perspectives();
         for (features, d) in [(fu, &buf.d_us), (ft, &buf.d_them)] {
             for &f in features {
                 let row = &mut g.w1[f as usize * h..(f as usize + 1) * h];
-                row.iter_mut().zip(d.iter()).for_each(|(x, d)| *x += d);
+                row.iter_mut().zip(&d[..h]).for_each(|(x, d)| *x += d);
+                if self.pairs {
+                    let m = f as usize ^ 7;
+                    let twin = &mut g.w1[m * h..(m + 1) * h];
+                    twin.iter_mut().zip(&d[h..]).for_each(|(x, d)| *x += d);
+                }
             }
         }
         err * err
@@ -491,6 +531,7 @@ impl Network {
             b2: vec![0.0; self.buckets],
             qa: self.qa,
             mirror: self.mirror,
+            pairs: self.pairs,
         }
     }
 
@@ -569,6 +610,7 @@ impl Network {
             b2: self.b2.iter().map(|&w| grid(w, b2_grid, f32::MAX)).collect(),
             qa: self.qa,
             mirror: self.mirror,
+            pairs: self.pairs,
         }
     }
 
@@ -577,7 +619,10 @@ impl Network {
     /// f32, little-endian.
     pub fn to_checkpoint(&self) -> Vec<u8> {
         let mut out = (self.hidden as u32).to_le_bytes().to_vec();
-        let shape = self.buckets as u32 | u32::from(self.mirror) << 16 | (self.dense as u32) << 20;
+        let shape = self.buckets as u32
+            | u32::from(self.mirror) << 16
+            | u32::from(self.pairs) << 17
+            | (self.dense as u32) << 20;
         out.extend_from_slice(&shape.to_le_bytes());
         self.params().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
         out
@@ -591,14 +636,14 @@ impl Network {
             ) as usize)
         };
         let (hidden, buckets, flags) = (word(0)?, word(1)? & 0xFFFF, word(1)? >> 16);
-        let (mirror, dense) = (flags & 1, flags >> 4);
-        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || flags & 0xE != 0 || dense > 255 {
+        let (mirror, pairs, dense) = (flags & 1, flags >> 1 & 1, flags >> 4);
+        if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || flags & 0xC != 0 || dense > 255 {
             return Err(format!(
                 "checkpoint: implausible shape {hidden} hidden, {buckets} buckets, flags {flags}"
             ));
         }
         let mut net = Network::random_dense(hidden, dense, buckets, 0);
-        net.mirror = mirror == 1;
+        (net.mirror, net.pairs) = (mirror == 1, pairs == 1);
         let want = 8 + 4 * net.params().count();
         if bytes.len() != want {
             return Err(format!("checkpoint: {} bytes, {want} expected for its shape", bytes.len()));
@@ -623,10 +668,15 @@ impl Network {
         if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || qa == 0 || qb != QB {
             return Err(format!("implausible header: {hidden} hidden, {buckets} buckets, QA {qa}, QB {qb}"));
         }
-        if bytes[9] > 1 || bytes[11] != 0 {
+        if bytes[9] > 3 || bytes[11] != 0 {
             return Err(format!("unknown header flags {:?}", &bytes[9..12]));
         }
         let dense = usize::from(bytes[10]);
+        if bytes[9] & 2 != 0 && (bytes[9] & 1 != 0 || dense > 0) {
+            return Err(
+                "mirrored pairs with king mirroring or a dense layer: not a net this format has".into()
+            );
+        }
         let rest = if dense > 0 {
             dense * 2 * hidden + 4 * dense + buckets * dense * 2 + 4 * buckets
         } else {
@@ -638,7 +688,7 @@ impl Network {
         }
         let mut net = Network::random_dense(hidden, dense, buckets, 0);
         net.qa = qa;
-        net.mirror = bytes[9] == 1;
+        (net.mirror, net.pairs) = (bytes[9] & 1 == 1, bytes[9] & 2 == 2);
         let (qa, qb) = (qa as f32, qb as f32);
         let mut at = 12;
         for i in 0..hidden {
@@ -686,7 +736,8 @@ impl Network {
         let mut out = b"MNN3".to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         let qa = self.qa;
-        let header = [qa as u8, QB as u8, self.buckets as u8, u8::from(self.mirror), self.dense as u8, 0];
+        let flags = u8::from(self.mirror) | u8::from(self.pairs) << 1;
+        let header = [qa as u8, QB as u8, self.buckets as u8, flags, self.dense as u8, 0];
         out.extend_from_slice(&header);
         for i in 0..self.hidden {
             let mut previous = 0i8;
@@ -750,9 +801,11 @@ mod tests {
         assert!(Network::from_quantized(&file).unwrap().mirror);
         assert!(Network::from_checkpoint(&net.to_checkpoint()).unwrap().mirror);
         assert!(!Network::from_checkpoint(&Network::random(8, 2, 1).to_checkpoint()).unwrap().mirror);
-        let mut bad = file.clone();
-        bad[9] = 3;
-        assert!(Network::from_quantized(&bad).is_err());
+        for flags in [3, 4] {
+            let mut bad = file.clone();
+            bad[9] = flags;
+            assert!(Network::from_quantized(&bad).is_err(), "flags {flags}");
+        }
     }
 
     /// With a dense layer too, the file reads back as the net on its grid, the
@@ -800,6 +853,11 @@ mod tests {
     fn reference_output(net: &Network, s: &Sample) -> f32 {
         let (h, (us, them)) = (net.hidden, s.perspectives());
         let k = output_bucket(s.pieces as usize, net.buckets);
+        if net.pairs {
+            // The twins are the neurons on the mirrored board, with the same output weights.
+            let plain = Network { pairs: false, ..net.clone() };
+            return reference_output(&plain, s) + reference_output(&plain, &s.mirrored()) - net.b2[k];
+        }
         let mut acts = Vec::new();
         for features in [us, them] {
             for i in 0..h {
@@ -822,8 +880,11 @@ mod tests {
     /// eight or not, and the gradient agrees with finite differences of the loss.
     #[test]
     fn forward_and_gradient_agree_with_plain_arithmetic() {
-        for (hidden, dense) in [(12, 0), (16, 0), (12, 4), (16, 8)] {
+        for (hidden, dense, pairs) in
+            [(12, 0, false), (16, 0, false), (12, 4, false), (16, 8, false), (12, 0, true), (16, 0, true)]
+        {
             let mut net = Network::random_dense(hidden, dense, 4, 5);
+            net.pairs = pairs;
             net.b1.iter_mut().enumerate().for_each(|(k, b)| *b = (k % 5) as f32 * 0.2 - 0.1);
             // Dense neurons inside (0, 1), where the gradient flows, and outside.
             net.bd.iter_mut().enumerate().for_each(|(k, b)| *b = [0.3, 0.1, -2.0, 0.6][k % 4]);
@@ -850,6 +911,7 @@ mod tests {
                 let fan_in = net.fan_in();
                 let mut probes: Vec<(Field, usize)> = vec![
                     (|n| &mut n.w1, f * hidden + 1),
+                    (|n| &mut n.w1, (f ^ 7) * hidden + 2),
                     (|n| &mut n.b1, 2),
                     (|n| &mut n.w2, k * fan_in + fan_in - 3),
                     (|n| &mut n.b2, k),
@@ -872,6 +934,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Mirrored pairs: the net evaluates a position and its mirror image alike, and the
+    /// flag survives the file and the checkpoint.
+    #[test]
+    fn a_net_of_mirrored_pairs_is_symmetric_and_reads_back() {
+        let mut net = Network::random(16, 4, 3);
+        net.pairs = true;
+        net.b1.iter_mut().enumerate().for_each(|(k, b)| *b = (k % 5) as f32 * 0.2 - 0.1);
+        let fen = "1k1r4/ppp2ppp/8/3q4/8/2N5/PPP2PPP/3R2K1 w - - 0 1";
+        let mirror_image = "4r1k1/ppp2ppp/8/4q3/8/5N2/PPP2PPP/1K2R3 w - - 0 1";
+        let (a, b) = (net.forward(&sample(fen)), net.forward(&sample(mirror_image)));
+        assert!((a - b).abs() < 1e-5, "{a} against {b}");
+        let plain = Network { pairs: false, ..net.clone() };
+        assert!((plain.forward(&sample(fen)) - plain.forward(&sample(mirror_image))).abs() > 1e-4);
+        let q = net.quantized();
+        let file = q.quantize();
+        assert_eq!(file[9], 2, "the flag bit");
+        let back = Network::from_quantized(&file).unwrap();
+        assert!(back.pairs && back.params().zip(q.params()).all(|(x, y)| x == y));
+        assert!(Network::from_checkpoint(&net.to_checkpoint()).unwrap().pairs);
     }
 
     fn sample(fen: &str) -> Sample {

@@ -19,8 +19,9 @@
 //! layer neuron by neuron, each weight as its difference from the previous feature's,
 //! because that compresses 13% smaller than the rows themselves; the first
 //! [`Accumulator::new`] decodes it once into feature rows of i16 (768 rows of HIDDEN,
-//! 96 KiB of RAM at 64 neurons; no file size). The width and the number of output
-//! buckets are read from the file's header at compile time.
+//! 96 KiB of RAM at 64 neurons; no file size), with a net of mirrored pairs ([`PAIRS`])
+//! each row's twins copied from the mirrored feature's row. The width, the pairs and the
+//! number of output buckets are read from the file's header at compile time.
 //!
 //! Instruction set: the binary is built for plain x86-64 (SSE2), and the two hot loops
 //! have AVX2 copies that the first accumulator picks at run time where the CPU has it
@@ -45,9 +46,16 @@ macro_rules! net_file {
 /// binary never reads, so it costs no bytes there.
 pub const NET_FILE: &str = env!("MINNOW_NET_FILE");
 
-/// Hidden neurons per perspective: the net file's, so a net of another width needs no
-/// code change (only `MINNOW_NET`).
-pub const HIDDEN: usize = net_file!()[4] as usize | (net_file!()[5] as usize) << 8;
+/// Neurons per perspective that the file stores: its header's, so a net of another width
+/// needs no code change (only `MINNOW_NET`).
+const STORED: usize = net_file!()[4] as usize | (net_file!()[5] as usize) << 8;
+/// Mirrored pairs (header byte 9, bit 1): each stored neuron has a twin that reads the
+/// board mirrored left to right (feature `f` through the weights of `f ^ 7`) with the same
+/// bias and output weights, after the stored neurons in each accumulator. Twice the width
+/// at the same bytes; the evaluation is exactly symmetric under the mirror.
+const PAIRS: bool = net_file!()[9] & 2 != 0;
+/// Hidden neurons per perspective as computed: the stored ones, and their twins.
+pub const HIDDEN: usize = if PAIRS { 2 * STORED } else { STORED };
 /// First-layer quantization (weights and biases times `QA`); activations clamp at `QA`:
 /// the net file's.
 const QA: i32 = net_file!()[6] as i32;
@@ -73,16 +81,16 @@ const MAX_EVAL: i32 = 20_000;
 
 const INPUTS: usize = 768;
 const W1: usize = 12;
-const B1: usize = W1 + INPUTS * HIDDEN;
+const B1: usize = W1 + INPUTS * STORED;
 /// The dense layer: `DENSE × 2 × HIDDEN` i8 weights (neuron by neuron, the side to move's
 /// half first), then `DENSE` i32 biases (times `QA² · QB`); both empty without one.
-const WD: usize = B1 + 2 * HIDDEN;
+const WD: usize = B1 + 2 * STORED;
 const BD: usize = WD + DENSE * 2 * HIDDEN;
 const W2: usize = BD + 4 * DENSE;
 /// Bytes of one bucket's output weights: `2 × HIDDEN` i8, or `DENSE` i16.
 // (Clippy reads the shipped net's DENSE, 0, and calls the test absurd: it is the file's.)
 #[allow(clippy::absurd_extreme_comparisons)]
-const W2_BYTES: usize = if DENSE > 0 { 2 * DENSE } else { 2 * HIDDEN };
+const W2_BYTES: usize = if DENSE > 0 { 2 * DENSE } else { 2 * STORED };
 const B2: usize = W2 + BUCKETS * W2_BYTES;
 const NET_LEN: usize = B2 + 4 * BUCKETS;
 
@@ -95,11 +103,14 @@ const _: () = {
     );
     assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'3', "the net: not an MNN3 net");
     assert!(
-        HIDDEN > 0 && HIDDEN.is_multiple_of(8) && HIDDEN <= 256,
-        "the net: hidden size not a multiple of 8 up to 256"
+        STORED > 0 && STORED.is_multiple_of(8) && HIDDEN <= 256,
+        "the net: hidden size not a multiple of 8 up to 256 (with its twins)"
     );
     assert!(BUCKETS > 0 && BUCKETS <= 32, "the net: 1 to 32 output buckets");
-    assert!(net[9] <= 1 && net[11] == 0, "the net: unknown header flags");
+    assert!(net[9] <= 2 && net[11] == 0, "the net: unknown header flags");
+    #[allow(clippy::absurd_extreme_comparisons)]
+    let pairs_fit = !PAIRS || DENSE == 0;
+    assert!(pairs_fit, "the net: mirrored pairs with a dense layer");
     #[allow(clippy::absurd_extreme_comparisons)]
     let dense_fits = DENSE <= 64;
     assert!(dense_fits && DENSE.is_multiple_of(2), "the net: a dense layer of an even number up to 64");
@@ -168,6 +179,13 @@ fn decode_rows() {
                 row[i] = i16::from(w);
             }
         }
+        if PAIRS {
+            for f in 0..INPUTS {
+                for i in 0..STORED {
+                    rows[f][STORED + i] = rows[f ^ 7][i];
+                }
+            }
+        }
     });
 }
 
@@ -209,7 +227,8 @@ impl Accumulator {
         decode_rows();
         let mut bias = [0i16; HIDDEN];
         for (i, b) in bias.iter_mut().enumerate() {
-            *b = i16::from_le_bytes([NET[B1 + 2 * i], NET[B1 + 2 * i + 1]]);
+            let at = B1 + 2 * (i % STORED);
+            *b = i16::from_le_bytes([NET[at], NET[at + 1]]);
         }
         let mut acc = Accumulator([bias; 2]);
         let flips = flips(pos);
@@ -307,7 +326,7 @@ impl Accumulator {
         let (sum, units) = if DENSE > 0 {
             (dense_output(us, them, &NET[w2..w2 + W2_BYTES]) + b2, i64::from(QA * QA * QB) * i64::from(QO))
         } else {
-            let (w_us, w_them) = NET[w2..w2 + 2 * HIDDEN].split_at(HIDDEN);
+            let (w_us, w_them) = NET[w2..w2 + 2 * STORED].split_at(STORED);
             (i64::from(screlu_dot(us, w_us) + screlu_dot(them, w_them)) + b2, i64::from(QA * QA * QB))
         };
         (sum * i64::from(SCALE) / units).clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
@@ -423,12 +442,12 @@ fn dense_dot_body(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
 }
 
 /// `Σ clamp(a, 0, QA)² · w` over one perspective's accumulator and its output weights (i8
-/// in the file). Not inlined: [`Accumulator::evaluate`] calls it twice, and one copy of the
+/// in the file; with mirrored pairs the twins take their neurons' weights). Not inlined: [`Accumulator::evaluate`] calls it twice, and one copy of the
 /// unrolled loop is smaller in the archive than two (194 B when measured, at 48 neurons).
 #[inline(never)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if HIDDEN.is_multiple_of(16) && AVX2.load(Ordering::Relaxed) {
+    if AVX2.load(Ordering::Relaxed) {
         // SAFETY: AVX2 is set only where the CPU and the OS run AVX2 instructions.
         return unsafe { screlu_dot_avx2(acc, weights) };
     }
@@ -438,25 +457,37 @@ fn screlu_dot(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
 /// [`screlu_dot`] with AVX2, by hand: the vectoriser widens every term to 32 bits before
 /// multiplying. Here 16 neurons a step: clamp, `x · w` as i16 (|x · w| ≤ QA · 128 fits),
 /// then `vpmaddwd` with `x` multiplies by `x` again and adds neighbouring pairs into i32.
+/// A stored width that is not a multiple of 16 leaves 8 neurons a half to the plain loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     use core::arch::x86_64::*;
-    let weights = &weights[..HIDDEN];
+    let weights = &weights[..STORED];
     let (zero, qa) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
     let mut sum = zero;
-    for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
-        let (a, w) = unsafe {
-            (_mm256_loadu_si256(a.as_ptr().cast()), _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())))
-        };
-        let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x));
+    let mut tail = 0;
+    for half in acc.chunks_exact(STORED) {
+        let (wide, rest) = half.split_at(STORED / 16 * 16);
+        for (&a, &w) in rest.iter().zip(&weights[wide.len()..]) {
+            let x = a.clamp(0, QA as i16);
+            tail += i32::from(x * x) * i32::from(w as i8);
+        }
+        for (a, w) in wide.chunks_exact(16).zip(weights.chunks_exact(16)) {
+            // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
+            let (a, w) = unsafe {
+                (
+                    _mm256_loadu_si256(a.as_ptr().cast()),
+                    _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())),
+                )
+            };
+            let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x));
+        }
     }
     let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s)
+    _mm_cvtsi128_si32(s) + tail
 }
 
 /// The dot product: `clamp(a, 0, QA)²` fits an i16 (QA ≤ 127), so each term is an i16
@@ -464,9 +495,11 @@ fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
 #[inline(always)]
 fn screlu_dot_body(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     let mut sum = 0i32;
-    for (&a, &w) in acc.iter().zip(weights) {
-        let x = a.clamp(0, QA as i16);
-        sum += i32::from(x * x) * i32::from(w as i8);
+    for half in acc.chunks_exact(STORED) {
+        for (&a, &w) in half.iter().zip(weights) {
+            let x = a.clamp(0, QA as i16);
+            sum += i32::from(x * x) * i32::from(w as i8);
+        }
     }
     sum
 }
@@ -496,7 +529,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn avx2_dot_product_matches_the_portable_one() {
-        if !cpu_has_avx2() || !HIDDEN.is_multiple_of(16) {
+        if !cpu_has_avx2() {
             return;
         }
         let mut next = xorshift(0x2545_F491_4F6C_DD1D);

@@ -5,7 +5,7 @@
 //! ```text
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
 //!       [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
-//!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror]
+//!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--pairs]
 //!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N]
 //!       [--threads T] [--seed 1] [--rank FILE]
 //! ```
@@ -61,6 +61,9 @@
 //! flag in the net's header that the engine follows): each side's view is mirrored left to
 //! right when its king is on files e–h, so mirrored positions read alike and the extra
 //! copies are not made. An `--init` net without the flag starts the mirrored one.
+//! `--pairs` (from random weights) gives each of the `--hidden` neurons a twin that reads
+//! the board mirrored (the file's flag; `minnow_dev::nnue`): twice the width at the same
+//! bytes, exactly symmetric, so no mirrored copies either.
 //!
 //! Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`, where `score` is the
 //! record's score, or with `--hce W` the blend `(1 − W) · score + W · hand-crafted static
@@ -138,6 +141,8 @@ struct Config {
     flatten: Option<usize>,
     mirror: bool,
     king_mirror: bool,
+    /// `--pairs`: mirrored pairs of neurons (`minnow_dev::nnue`), from random weights.
+    pairs: bool,
     hce: f32,
     /// Decoupled weight decay of the first-layer weights (0: none).
     decay: f32,
@@ -526,7 +531,7 @@ fn fitted_scale(samples: &[(i16, u8)]) -> f32 {
 fn initial_net(cfg: &mut Config) -> Result<Network, String> {
     let Some(path) = &cfg.init else {
         let mut net = Network::random_dense(cfg.hidden, cfg.dense.unwrap_or(0), cfg.buckets, cfg.seed);
-        net.qa = cfg.qa;
+        (net.qa, net.pairs) = (cfg.qa, cfg.pairs);
         return Ok(net);
     };
     let bytes = std::fs::read(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
@@ -563,6 +568,13 @@ fn train(mut cfg: Config) -> Result<(), String> {
     net.mirror |= cfg.king_mirror;
     if net.mirror && cfg.mirror {
         println!("train: king mirroring reads a position and its mirror image alike: no mirrored copies");
+        cfg.mirror = false;
+    }
+    if net.pairs && (net.mirror || net.dense > 0) {
+        return Err("--pairs: not with king mirroring or a dense layer".into());
+    }
+    if net.pairs && cfg.mirror {
+        println!("train: mirrored pairs evaluate a position and its mirror image alike: no mirrored copies");
         cfg.mirror = false;
     }
     let rank_set = cfg.rank.as_deref().map(|path| read_rank_set(path, net.mirror)).transpose()?;
@@ -736,7 +748,7 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
      [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
-     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--pairs] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
      [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
@@ -770,6 +782,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         flatten: None,
         mirror: true,
         king_mirror: false,
+        pairs: false,
         hce: 0.0,
         decay: 0.1,
         score_mult: 1.0,
@@ -794,6 +807,10 @@ fn parse(args: &[String]) -> Result<Config, String> {
             }
             "--king-mirror" => {
                 cfg.king_mirror = true;
+                true
+            }
+            "--pairs" => {
+                cfg.pairs = true;
                 true
             }
             _ => false,
