@@ -4,16 +4,17 @@
 //!
 //! ```text
 //! train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K]
-//!       [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
-//!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--pairs]
+//!       [--hidden 72] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1]
+//!       [--score-mult 1] [--scale K] [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--no-pairs]
 //!       [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N]
 //!       [--threads T] [--seed 1] [--rank FILE]
 //! ```
 //!
 //! The defaults are the shipped net's recipe (`nets/SHIPPED`; every net's command is in
-//! `nets/README.md`): 80 hidden neurons, 8 output buckets, QA 64, batches of 16,384, the
-//! target the search score alone (`--wdl 0`), weight decay 0.1, every position also
-//! mirrored left to right, repeated positions dropped. What has no default that fits every
+//! `nets/README.md`): 72 hidden neurons in mirrored pairs (144 computed), 8 output
+//! buckets, QA 64, batches of 16,384, the target the search score alone (`--wdl 0`),
+//! weight decay 0.1, every position also mirrored left to right where the net is not
+//! symmetric already, repeated positions dropped. What has no default that fits every
 //! run must be given:
 //!
 //! - `--lr` and `--epochs`: from random weights a net learns at about 0.002 for 14 epochs;
@@ -61,9 +62,10 @@
 //! flag in the net's header that the engine follows): each side's view is mirrored left to
 //! right when its king is on files e–h, so mirrored positions read alike and the extra
 //! copies are not made. An `--init` net without the flag starts the mirrored one.
-//! `--pairs` (from random weights) gives each of the `--hidden` neurons a twin that reads
-//! the board mirrored (the file's flag; `minnow_dev::nnue`): twice the width at the same
-//! bytes, exactly symmetric, so no mirrored copies either.
+//! From random weights each of the `--hidden` neurons has a twin that reads the board
+//! mirrored (mirrored pairs, the file's flag; `minnow_dev::nnue`; `--no-pairs` turns them
+//! off; nor with `--dense` or `--king-mirror`): twice the width at the same bytes, exactly
+//! symmetric, so no mirrored copies either. An `--init` net keeps its own.
 //!
 //! Target: `wdl · result + (1 − wdl) · sigmoid(score / scale)`, where `score` is the
 //! record's score, or with `--hce W` the blend `(1 − W) · score + W · hand-crafted static
@@ -141,7 +143,8 @@ struct Config {
     flatten: Option<usize>,
     mirror: bool,
     king_mirror: bool,
-    /// `--pairs`: mirrored pairs of neurons (`minnow_dev::nnue`), from random weights.
+    /// Mirrored pairs of neurons (`minnow_dev::nnue`) from random weights (`--no-pairs`:
+    /// none).
     pairs: bool,
     hce: f32,
     /// Decoupled weight decay of the first-layer weights (0: none).
@@ -531,7 +534,8 @@ fn fitted_scale(samples: &[(i16, u8)]) -> f32 {
 fn initial_net(cfg: &mut Config) -> Result<Network, String> {
     let Some(path) = &cfg.init else {
         let mut net = Network::random_dense(cfg.hidden, cfg.dense.unwrap_or(0), cfg.buckets, cfg.seed);
-        (net.qa, net.pairs) = (cfg.qa, cfg.pairs);
+        // Pairs by default, but not beside a dense layer or king mirroring.
+        (net.qa, net.pairs) = (cfg.qa, cfg.pairs && cfg.dense.unwrap_or(0) == 0 && !cfg.king_mirror);
         return Ok(net);
     };
     let bytes = std::fs::read(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
@@ -747,8 +751,8 @@ fn write(prefix: &std::path::Path, ext: &str, bytes: &[u8]) -> Result<(), String
 
 fn usage() -> &'static str {
     "usage: train --data FILE [--data FILE ...] --out PREFIX --lr LR --epochs N [--init NET --scale K] \
-     [--hidden 80] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
-     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--pairs] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
+     [--hidden 72] [--dense 0] [--buckets 8] [--qa 64] [--batch 16384] [--wdl 0] [--decay 0.1] [--score-mult 1] [--scale K] \
+     [--valid 0.02] [--no-mirror] [--no-dedup] [--king-mirror] [--no-pairs] [--hce W] [--max-positions N] [--min-ply N] [--max-score S] [--flatten N] \
      [--threads T] [--seed 1] [--rank FILE]\n\
      (the defaults are the shipped net's recipe; the module documentation of devtools/src/bin/train.rs has the rest)"
 }
@@ -765,7 +769,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
     let mut cfg = Config {
         data: Vec::new(),
         out: PathBuf::new(),
-        hidden: 80,
+        hidden: 72,
         hidden_given: false,
         dense: None,
         buckets: 8,
@@ -782,7 +786,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         flatten: None,
         mirror: true,
         king_mirror: false,
-        pairs: false,
+        pairs: true,
         hce: 0.0,
         decay: 0.1,
         score_mult: 1.0,
@@ -809,8 +813,8 @@ fn parse(args: &[String]) -> Result<Config, String> {
                 cfg.king_mirror = true;
                 true
             }
-            "--pairs" => {
-                cfg.pairs = true;
+            "--pairs" | "--no-pairs" => {
+                cfg.pairs = args[i] == "--pairs";
                 true
             }
             _ => false,
@@ -1020,7 +1024,7 @@ mod tests {
     }
 
     /// The defaults are the shipped net's recipe: its shape (from the header of the net
-    /// `nets/SHIPPED` names: width, QA, buckets, no king mirroring) and its training
+    /// `nets/SHIPPED` names: width, QA, buckets, no king mirroring, mirrored pairs) and its training
     /// settings (nets/README.md: --batch 16384 --wdl 0 --mirror --dedup --decay 0.1).
     #[test]
     fn the_defaults_are_the_shipped_nets_recipe() {
@@ -1031,8 +1035,8 @@ mod tests {
             parse(&strings(&["--data", "a.bin", "--out", "net", "--lr", "0.0001", "--epochs", "2"])).unwrap();
         let hidden = usize::from(net[4]) | usize::from(net[5]) << 8;
         assert_eq!(
-            (cfg.hidden, cfg.qa, cfg.buckets, cfg.king_mirror),
-            (hidden, i32::from(net[6]), usize::from(net[8]), net[9] & 1 == 1),
+            (cfg.hidden, cfg.qa, cfg.buckets, cfg.king_mirror, cfg.pairs),
+            (hidden, i32::from(net[6]), usize::from(net[8]), net[9] & 1 == 1, net[9] & 2 == 2),
             "{}",
             shipped.trim()
         );
