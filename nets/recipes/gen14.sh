@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen14.nnue, shipped COMMIT (2026-11-29). Parent: none (random weights), in two stages, as
+# gen14.nnue, shipped 4b9308e (2026-11-29). Parent: none (random weights), in two stages, as
 # gen13, with 72 mirrored pairs (`--pairs`: 144 neurons computed, 72 stored) instead of 80
 # free neurons, and twice the epochs, since a paired net takes no mirrored copies.
 #
