@@ -38,24 +38,25 @@ LIMIT = 65536
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def shipped_book() -> str:
-    """The opening book the front end embeds, as frontend/build.rs chooses it: the file that
-    `MINNOW_BOOK` names when set, else the one `book/SHIPPED` names (relative to the root)."""
-    chosen = os.environ.get("MINNOW_BOOK")
+def shipped(variable: str, listing: str) -> str:
+    """The data file a build embeds, as its build.rs chooses it: the file that the
+    environment `variable` names when set, else the one the one-line file `listing` names
+    (both relative to the root)."""
+    chosen = os.environ.get(variable)
     if chosen:
         return chosen
-    with open(os.path.join(ROOT, "book/SHIPPED")) as f:
+    with open(os.path.join(ROOT, listing)) as f:
         return f.read().strip()
+
+
+def shipped_book() -> str:
+    """The opening book the front end embeds (frontend/build.rs): `MINNOW_BOOK` or `book/SHIPPED`."""
+    return shipped("MINNOW_BOOK", "book/SHIPPED")
 
 
 def shipped_net() -> str:
-    """The network the engine build embeds, as engine/build.rs chooses it: the file that
-    `MINNOW_NET` names when set, else the one `nets/SHIPPED` names (relative to the root)."""
-    chosen = os.environ.get("MINNOW_NET")
-    if chosen:
-        return chosen
-    with open(os.path.join(ROOT, "nets/SHIPPED")) as f:
-        return f.read().strip()
+    """The network the engine embeds (engine/build.rs): `MINNOW_NET` or `nets/SHIPPED`."""
+    return shipped("MINNOW_NET", "nets/SHIPPED")
 
 
 FILTERS = [
