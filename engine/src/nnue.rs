@@ -468,10 +468,7 @@ fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
     let mut tail = 0;
     for half in acc.chunks_exact(STORED) {
         let (wide, rest) = half.split_at(STORED / 16 * 16);
-        for (&a, &w) in rest.iter().zip(&weights[wide.len()..]) {
-            let x = a.clamp(0, QA as i16);
-            tail += i32::from(x * x) * i32::from(w as i8);
-        }
+        tail += screlu_terms(rest, &weights[wide.len()..]);
         for (a, w) in wide.chunks_exact(16).zip(weights.chunks_exact(16)) {
             // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
             let (a, w) = unsafe {
@@ -494,12 +491,17 @@ fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
 /// product the vectoriser can pair into 32-bit sums.
 #[inline(always)]
 fn screlu_dot_body(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
+    acc.chunks_exact(STORED).map(|half| screlu_terms(half, weights)).sum()
+}
+
+/// `Σ clamp(a, 0, QA)² · w` over `acc` and as many of `weights`, plainly: the portable
+/// path's loop, and the AVX2 path's neurons past its last 16.
+#[inline(always)]
+fn screlu_terms(acc: &[i16], weights: &[u8]) -> i32 {
     let mut sum = 0i32;
-    for half in acc.chunks_exact(STORED) {
-        for (&a, &w) in half.iter().zip(weights) {
-            let x = a.clamp(0, QA as i16);
-            sum += i32::from(x * x) * i32::from(w as i8);
-        }
+    for (&a, &w) in acc.iter().zip(weights) {
+        let x = a.clamp(0, QA as i16);
+        sum += i32::from(x * x) * i32::from(w as i8);
     }
     sum
 }
