@@ -20,8 +20,9 @@
 //! because that compresses 13% smaller than the rows themselves; the first
 //! [`Accumulator::new`] decodes it once into feature rows of i16 (768 rows of HIDDEN,
 //! 96 KiB of RAM at 64 neurons; no file size), with a net of mirrored pairs ([`PAIRS`])
-//! each row's twins copied from the mirrored feature's row. The width, the pairs and the
-//! number of output buckets are read from the file's header at compile time.
+//! each row's twins copied from the mirrored feature's row, and the output weights into
+//! i16, one per computed neuron (4.5 KiB at 144 neurons and 8 buckets). The width, the
+//! pairs and the number of output buckets are read from the file's header at compile time.
 //!
 //! Instruction set: the binary is built for plain x86-64 (SSE2), and the two hot loops
 //! have AVX2 copies that the first accumulator picks at run time where the CPU has it
@@ -132,6 +133,12 @@ static mut ROWS: [[i16; HIDDEN]; INPUTS + 1] = [[0; HIDDEN]; INPUTS + 1];
 /// A row of zeros after the features' rows: what [`Accumulator::after`] adds and
 /// subtracts for the pieces a move does not have.
 const ZERO_ROW: usize = INPUTS;
+/// The output weights decoded with [`ROWS`]: per bucket, the side to move's and the other
+/// side's, one i16 per computed neuron (a twin takes its neuron's weight), so that the dot
+/// product is one pass over the accumulator with no widening (none with a dense layer).
+#[allow(clippy::absurd_extreme_comparisons)] // DENSE is the net file's (see W2_BYTES)
+static mut OUTPUT: [[i16; HIDDEN]; if DENSE > 0 { 0 } else { 2 * BUCKETS }] =
+    [[0; HIDDEN]; if DENSE > 0 { 0 } else { 2 * BUCKETS }];
 /// [`ZERO_ROW`] from both views: no piece.
 const NO_ROWS: [usize; 2] = [ZERO_ROW; 2];
 static ROWS_STATE: AtomicU8 = AtomicU8::new(UNINIT);
@@ -186,7 +193,23 @@ fn decode_rows() {
                 }
             }
         }
+        // SAFETY: as for ROWS; nothing reads OUTPUT before an accumulator exists.
+        let output = unsafe { &mut *(&raw mut OUTPUT) };
+        for (k, weights) in output.iter_mut().enumerate() {
+            for (i, w) in weights.iter_mut().enumerate() {
+                *w = i16::from(NET[W2 + k * STORED + i % STORED] as i8);
+            }
+        }
     });
+}
+
+/// Output weights `k` (after [`decode_rows`]): bucket `k / 2`, the side to move's for even
+/// `k`, the other side's for odd.
+#[inline(always)]
+#[allow(clippy::deref_addrof)]
+fn output_weights(k: usize) -> &'static [i16; HIDDEN] {
+    // SAFETY: as for `row`.
+    unsafe { &(*(&raw const OUTPUT))[k] }
 }
 
 /// The first-layer weight row of a feature (after [`decode_rows`]).
@@ -326,7 +349,7 @@ impl Accumulator {
         let (sum, units) = if DENSE > 0 {
             (dense_output(us, them, &NET[w2..w2 + W2_BYTES]) + b2, i64::from(QA * QA * QB) * i64::from(QO))
         } else {
-            let (w_us, w_them) = NET[w2..w2 + 2 * STORED].split_at(STORED);
+            let (w_us, w_them) = (output_weights(2 * bucket), output_weights(2 * bucket + 1));
             (i64::from(screlu_dot(us, w_us) + screlu_dot(them, w_them)) + b2, i64::from(QA * QA * QB))
         };
         (sum * i64::from(SCALE) / units).clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
@@ -441,67 +464,53 @@ fn dense_dot_body(act: &[i16; 2 * HIDDEN], weights: &[u8]) -> i32 {
     sum
 }
 
-/// `Σ clamp(a, 0, QA)² · w` over one perspective's accumulator and its output weights (i8
-/// in the file; with mirrored pairs the twins take their neurons' weights). Not inlined: [`Accumulator::evaluate`] calls it twice, and one copy of the
-/// unrolled loop is smaller in the archive than two (194 B when measured, at 48 neurons).
+/// `Σ clamp(a, 0, QA)² · w` over one perspective's accumulator and its output weights
+/// ([`output_weights`]). Not inlined: [`Accumulator::evaluate`] calls it twice, and one
+/// copy of the unrolled loop is smaller in the archive than two (194 B when measured, at
+/// 48 neurons).
 #[inline(never)]
-fn screlu_dot(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if AVX2.load(Ordering::Relaxed) {
         // SAFETY: AVX2 is set only where the CPU and the OS run AVX2 instructions.
         return unsafe { screlu_dot_avx2(acc, weights) };
     }
-    screlu_dot_body(acc, weights)
+    screlu_terms(acc, weights)
 }
 
 /// [`screlu_dot`] with AVX2, by hand: the vectoriser widens every term to 32 bits before
 /// multiplying. Here 16 neurons a step: clamp, `x · w` as i16 (|x · w| ≤ QA · 128 fits),
 /// then `vpmaddwd` with `x` multiplies by `x` again and adds neighbouring pairs into i32.
-/// A stored width that is not a multiple of 16 leaves 8 neurons a half to the plain loop.
+/// A width that is not a multiple of 16 leaves its last 8 neurons to the plain loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
+fn screlu_dot_avx2(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     use core::arch::x86_64::*;
-    let weights = &weights[..STORED];
     let (zero, qa) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
     let mut sum = zero;
-    let mut tail = 0;
-    for half in acc.chunks_exact(STORED) {
-        let (wide, rest) = half.split_at(STORED / 16 * 16);
-        tail += screlu_terms(rest, &weights[wide.len()..]);
-        for (a, w) in wide.chunks_exact(16).zip(weights.chunks_exact(16)) {
-            // SAFETY: `a` holds 16 i16 (32 bytes) and `w` 16 bytes, as the unaligned loads read.
-            let (a, w) = unsafe {
-                (
-                    _mm256_loadu_si256(a.as_ptr().cast()),
-                    _mm256_cvtepi8_epi16(_mm_loadu_si128(w.as_ptr().cast())),
-                )
-            };
-            let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x));
-        }
+    let wide = HIDDEN / 16 * 16;
+    for (a, w) in acc[..wide].chunks_exact(16).zip(weights.chunks_exact(16)) {
+        // SAFETY: `a` and `w` hold 16 i16 (32 bytes) each, as the unaligned loads read.
+        let (a, w) =
+            unsafe { (_mm256_loadu_si256(a.as_ptr().cast()), _mm256_loadu_si256(w.as_ptr().cast())) };
+        let x = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, w), x));
     }
     let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s) + tail
-}
-
-/// The dot product: `clamp(a, 0, QA)²` fits an i16 (QA ≤ 127), so each term is an i16
-/// product the vectoriser can pair into 32-bit sums.
-#[inline(always)]
-fn screlu_dot_body(acc: &[i16; HIDDEN], weights: &[u8]) -> i32 {
-    acc.chunks_exact(STORED).map(|half| screlu_terms(half, weights)).sum()
+    _mm_cvtsi128_si32(s) + screlu_terms(&acc[wide..], &weights[wide..])
 }
 
 /// `Σ clamp(a, 0, QA)² · w` over `acc` and as many of `weights`, plainly: the portable
-/// path's loop, and the AVX2 path's neurons past its last 16.
+/// path's loop, and the AVX2 path's neurons past its last 16. `clamp(a, 0, QA)²` fits an
+/// i16 (QA ≤ 127), so each term is an i16 product the vectoriser can pair into 32-bit sums.
 #[inline(always)]
-fn screlu_terms(acc: &[i16], weights: &[u8]) -> i32 {
+fn screlu_terms(acc: &[i16], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(weights) {
         let x = a.clamp(0, QA as i16);
-        sum += i32::from(x * x) * i32::from(w as i8);
+        sum += i32::from(x * x) * i32::from(w);
     }
     sum
 }
@@ -537,15 +546,15 @@ mod tests {
         let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for round in 0..2000 {
             let acc: [i16; HIDDEN] = core::array::from_fn(|_| (next() % 400) as i16 - 150);
-            let weights: [u8; HIDDEN] = core::array::from_fn(|i| match round {
-                0 => 0x80,
-                1 => 0x7F,
-                _ => (next() >> 8) as u8 ^ i as u8,
+            let weights: [i16; HIDDEN] = core::array::from_fn(|i| match round {
+                0 => -128,
+                1 => 127,
+                _ => i16::from((next() >> 8) as u8 as i8 ^ i as i8),
             });
             let acc = if round < 2 { [QA as i16; HIDDEN] } else { acc };
             // SAFETY: the CPU has AVX2 (checked above).
             let fast = unsafe { screlu_dot_avx2(&acc, &weights) };
-            assert_eq!(fast, screlu_dot_body(&acc, &weights), "round {round}");
+            assert_eq!(fast, screlu_terms(&acc, &weights), "round {round}");
         }
     }
 
