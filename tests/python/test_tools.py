@@ -459,6 +459,52 @@ def test_bank_curve_from_a_kaggle_clock_match_pgn():
     assert bank.banks_from_pgn(pgn, "nobody") == []
 
 
+# --- nodes a move at the clock (nodes_at_clock.py) -------------------------------------
+
+CLOCK_PGN = """[Event "m"]
+[White "v"]
+[Black "b"]
+[TimeControl "10+0.1"]
+
+1. e4 { +0.10/12 0.600s } 1... e5 { -0.10/11 0.050s } 2. Nf3 { +0.20/9 0.080s } 2... Nc6 { 0.5s } 1/2-1/2
+
+[Event "m"]
+[White "b"]
+[Black "v"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"]
+[TimeControl "10+0.1"]
+
+1... Kd7 { -M3/5 1.000s } 2. e4 { +M2/5 0.350s } 2... Kc6 { +1.00/7 0.200s } 1-0
+"""
+
+
+def test_nodes_at_clock_reads_one_engines_depths_and_times():
+    import nodes_at_clock
+
+    assert nodes_at_clock.moves_of(CLOCK_PGN, "v") == [(12, 0.6), (9, 0.08), (5, 1.0), (7, 0.2)]
+    # b's second move has a time but no depth: it is not counted.
+    assert nodes_at_clock.moves_of(CLOCK_PGN, "b") == [(11, 0.05), (5, 0.35)]
+    assert nodes_at_clock.moves_of(CLOCK_PGN, "nobody") == []
+    q1, median, q3 = nodes_at_clock.quartiles([0.6, 0.08, 1.0, 0.2])
+    assert q1 <= median <= q3 and median == pytest.approx(0.4)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+def test_nodes_at_clock_against_stockfish(tmp_path, capsys):
+    import nodes_at_clock
+
+    pgn, fens = tmp_path / "m.pgn", tmp_path / "p.fen"
+    pgn.write_text(CLOCK_PGN)
+    fens.write_text(chess.STARTING_FEN + "\n" + "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n")
+    assert nodes_at_clock.main(["--pgn", str(pgn), "--name", "v", "--engine", STOCKFISH,
+                                "--positions", str(fens)]) == 0
+    fields = dict(w.split("=") for w in capsys.readouterr().out.splitlines()[-1].split()[1:])
+    assert fields["positions"] == "2" and int(fields["nps"]) > 0
+    assert 0 < int(fields["q1"]) <= int(fields["median"]) <= int(fields["q3"])
+    with pytest.raises(SystemExit):
+        nodes_at_clock.main(["--pgn", str(pgn), "--name", "b", "--engine", STOCKFISH])
+
+
 # --- SPSA (spsa.py) -------------------------------------------------------------------
 
 
