@@ -1,7 +1,8 @@
 """The bank curve's arithmetic: our remaining overage (the 10 s bank) after each of our
 moves, over many games, as `move,games,median,p10,p90` rows; CSV in and out, a hand-written
-SVG plot, and the banks a `match.py --kaggle-clock` PGN implies. Used by arena.py (its
-`--curve`) and reports/bank_curve.py (overlays of several runs).
+SVG plot, and the banks a `match.py --kaggle-clock` PGN implies (from each engine's move
+comments, `our_moves`). Used by arena.py (its `--curve`), reports/bank_curve.py (overlays of
+several runs) and reports/nodes_at_clock.py (the move times).
 """
 
 from __future__ import annotations
@@ -32,29 +33,36 @@ def curve(banks_per_game: list[list[float]], min_games: int = MIN_GAMES) -> list
 MOVE_TIME = re.compile(r"(\d+\.\d+)s\b")  # match.py's move comment: "+0.35/12 0.512s"
 
 
-def banks_from_pgn(text: str, name: str) -> list[list[float]]:
-    """Bank after each of `name`'s moves, one list per game of a match.py Kaggle-clock PGN
-    in which `name` played (games without a TimeControl `BASE+INC` are skipped; a move
-    without a time in its comment costs nothing)."""
+def our_moves(text: str, name: str):
+    """For each game of a PGN in which engine `name` played (as White or Black): the game's
+    headers and the comments of `name`'s moves, in order."""
     import io
 
     import chess
     import chess.pgn
 
-    games = []
     handle = io.StringIO(text)
     while (game := chess.pgn.read_game(handle)) is not None:
         headers = game.headers
+        if name not in (headers.get("White"), headers.get("Black")):
+            continue
+        ours = chess.WHITE if headers.get("White") == name else chess.BLACK
+        yield headers, [node.comment for node in game.mainline() if node.parent.board().turn == ours]
+
+
+def banks_from_pgn(text: str, name: str) -> list[list[float]]:
+    """Bank after each of `name`'s moves, one list per game of a match.py Kaggle-clock PGN
+    in which `name` played (games without a TimeControl `BASE+INC` are skipped; a move
+    without a time in its comment costs nothing)."""
+    games = []
+    for headers, comments in our_moves(text, name):
         tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", headers.get("TimeControl", ""))
-        if not tc or name not in (headers.get("White"), headers.get("Black")):
+        if not tc:
             continue
         base, inc = float(tc.group(1)), float(tc.group(2))
-        ours = chess.WHITE if headers.get("White") == name else chess.BLACK
         bank, banks = base, []
-        for node in game.mainline():
-            if node.parent.board().turn != ours:
-                continue
-            spent = MOVE_TIME.search(node.comment)
+        for comment in comments:
+            spent = MOVE_TIME.search(comment)
             bank -= max(0.0, float(spent.group(1)) - inc) if spent else 0.0
             banks.append(bank)
         games.append(banks)

@@ -18,7 +18,6 @@ second times each quartile of the move time. Run it with nothing else on the mac
 from __future__ import annotations
 
 import argparse
-import io
 import re
 import statistics
 import sys
@@ -26,6 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
+from bank import our_moves  # noqa: E402
 from uci_engine import UciEngine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,19 +35,12 @@ COMMENT = re.compile(r"/(\d+)\s+([\d.]+)s\b")
 
 def moves_of(text: str, name: str) -> list[tuple[int, float]]:
     """(depth, seconds) of every move of engine `name` in a PGN whose comments carry both."""
-    import chess
-    import chess.pgn
-
-    found = []
-    handle = io.StringIO(text)
-    while (game := chess.pgn.read_game(handle)) is not None:
-        if name not in (game.headers.get("White"), game.headers.get("Black")):
-            continue
-        ours = chess.WHITE if game.headers.get("White") == name else chess.BLACK
-        for node in game.mainline():
-            if node.parent.board().turn == ours and (m := COMMENT.search(node.comment)):
-                found.append((int(m.group(1)), float(m.group(2))))
-    return found
+    return [
+        (int(m.group(1)), float(m.group(2)))
+        for _, comments in our_moves(text, name)
+        for comment in comments
+        if (m := COMMENT.search(comment))
+    ]
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
