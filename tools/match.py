@@ -35,7 +35,10 @@ counted, checked against the schedule of the same --seed, and only the rest are
 played; the totals are as if it had never stopped.
 
 Elo comes with a 95% confidence interval from the pentanomial model over game
-pairs (trinomial without pairs). The SPRT is the generalized SPRT on logistic
+pairs (trinomial without pairs), and normalized Elo (fishtest's nElo: the score's
+distance from 50% in standard deviations of one game's score, times 800 / ln 10),
+which compares how well two sets of conditions (opening books, node counts) tell the
+same two builds apart: an SPRT's length goes as 1 / nElo². The SPRT is the generalized SPRT on logistic
 Elo used by fishtest and OpenBench: the log-likelihood ratio of the maximum
 likelihood pentanomial (or trinomial) distributions whose expected score is
 that of elo0 and elo1. The match stops when the LLR leaves its bounds. The last
@@ -605,6 +608,8 @@ def summary(tally: Tally, names: tuple[str, str], tc: TimeControl, openings: str
     else:
         model = f"trinomial model over {estimate.samples} games"
     lines.append(f"elo: {fmt_elo(estimate.elo)} ± {fmt_err(estimate.error)}  (95% CI [{fmt_elo(estimate.low)}, {fmt_elo(estimate.high)}], {model})")
+    if not math.isnan(estimate.normalized):
+        lines.append(f"normalized elo: {fmt_elo(estimate.normalized)} ± {fmt_err(estimate.normalized_error)}")
     if tally.paired:
         lines.append("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 points): " + " ".join(map(str, tally.pentanomial)))
     draw_ratio = tally.draws / tally.games if tally.games else 0.0
@@ -641,6 +646,7 @@ def summary(tally: Tally, names: tuple[str, str], tc: TimeControl, openings: str
         f"elo_low={fmt_elo(estimate.low)}",
         f"elo_high={fmt_elo(estimate.high)}",
         f"draw_ratio={draw_ratio:.4f}",
+        f"nelo={fmt_elo(estimate.normalized)}",
         f"model={estimate.model}",
     ]
     if sprt and llr is not None:

@@ -71,6 +71,21 @@ def test_pentanomial_elo_known_values() -> None:
     assert estimate.error == pytest.approx(53.16, abs=0.01)
 
 
+def test_normalized_elo_known_values() -> None:
+    # Pairs scoring 0.5, 1.5, 2, 2 points: mean 0.75, per-pair variance (0.25 + 0 + 0.0625 * 2) / 4
+    # = 0.09375; one game's standard deviation sqrt(2 * 0.09375) = 0.4330; nElo = 0.25 / 0.4330
+    # * 800 / ln 10 = 200.6, and its 95% half-width 1.96 * 347.4 / sqrt(8 games) = 240.8.
+    estimate = elo.pentanomial_elo([0, 1, 0, 1, 2])
+    assert estimate.normalized == pytest.approx(200.59, abs=0.01)
+    assert estimate.normalized_error == pytest.approx(240.76, abs=0.01)
+    # Games: 60 / 20 / 20, mean 0.7, variance 0.16 (sd 0.4): 0.2 / 0.4 * 347.4 = 173.7.
+    assert elo.trinomial_elo(60, 20, 20).normalized == pytest.approx(173.72, abs=0.01)
+    assert elo.pentanomial_elo([5, 10, 20, 10, 5]).normalized == pytest.approx(0.0, abs=1e-9)
+    # No spread: nothing to normalize by.
+    assert math.isnan(elo.pentanomial_elo([0, 0, 7, 0, 0]).normalized)
+    assert elo.fmt_elo(math.nan) == "nan"
+
+
 def test_elo_edge_cases() -> None:
     assert elo.trinomial_elo(0, 0, 0).error == math.inf
     assert elo.trinomial_elo(1, 0, 0).error == math.inf  # one game: no spread
@@ -798,3 +813,4 @@ def test_speed_ratio_on_game_positions(tmp_path, capsys):
     assert 0.2 < float(fields["ratio"]) < 5.0, line
     (tmp_path / "empty.fen").write_text("\n")
     assert speed_ratio.main(["--old", str(engine), "--positions", str(tmp_path / "empty.fen")]) == 1
+

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+NELO_SCALE = 800.0 / math.log(10.0)  # normalized Elo per standard deviation of a game's score
 
 
 def score_to_elo(score: float) -> float:
@@ -36,11 +37,22 @@ class EloEstimate:
     elo: float
     low: float
     high: float
+    # Normalized Elo (fishtest's nElo): the mean's distance from 0.5 in standard deviations
+    # of one game's score, times 800 / ln 10. The games an SPRT needs go as 1 / nElo², so two
+    # nElo of one change measured on two opening books say which book tells builds apart with
+    # fewer games. NaN when no spread could be measured.
+    normalized: float = math.nan
 
     @property
     def error(self) -> float:
         """Half the width of the confidence interval (infinite if either end is)."""
         return (self.high - self.low) / 2.0
+
+    @property
+    def normalized_error(self) -> float:
+        """Half the width of normalized Elo's 95% interval (±1.96 on the t-value)."""
+        games = self.samples * (2 if self.model == "pentanomial" else 1)
+        return Z95 * NELO_SCALE / math.sqrt(games) if games else math.inf
 
 
 def estimate_elo(values: Sequence[float], counts: Sequence[float], model: str) -> EloEstimate:
@@ -58,7 +70,12 @@ def estimate_elo(values: Sequence[float], counts: Sequence[float], model: str) -
         return EloEstimate(model, int(n), mean, score_to_elo(mean), -math.inf, math.inf)
     variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / n
     margin = Z95 * math.sqrt(variance / n)
-    return EloEstimate(model, int(n), mean, score_to_elo(mean), score_to_elo(mean - margin), score_to_elo(mean + margin))
+    # A pair's score is the mean of two games: one game's variance is twice the pair's.
+    game_sd = math.sqrt(variance * (2.0 if model == "pentanomial" else 1.0))
+    normalized = (mean - 0.5) / game_sd * NELO_SCALE if game_sd > 0 else math.nan
+    return EloEstimate(
+        model, int(n), mean, score_to_elo(mean), score_to_elo(mean - margin), score_to_elo(mean + margin), normalized
+    )
 
 
 TRINOMIAL_VALUES = (0.0, 0.5, 1.0)  # loss, draw, win
@@ -122,7 +139,10 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def fmt_elo(value: float) -> str:
-    """An Elo figure as printed in results: signed, one decimal, `+inf`/`-inf` at the ends."""
+    """An Elo figure as printed in results: signed, one decimal, `+inf`/`-inf` at the ends,
+    `nan` where none could be measured."""
+    if math.isnan(value):
+        return "nan"
     if not math.isfinite(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value + 0.0:+.1f}" if round(value, 1) != 0 else "+0.0"

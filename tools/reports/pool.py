@@ -32,7 +32,7 @@ from pathlib import Path
 import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from elo import EloEstimate, pentanomial_elo, trinomial_elo  # noqa: E402
+from elo import EloEstimate, fmt_elo, fmt_err, pentanomial_elo, trinomial_elo  # noqa: E402
 
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
@@ -107,7 +107,8 @@ def describe(label: str, pool: Pool) -> str:
     pairs = f"pentanomial {' / '.join(map(str, pool.pentanomial))}" if sum(pool.pentanomial) else "no pairs"
     unpaired = f", {pool.unpaired} unpaired" if pool.unpaired else ""
     return (f"{label}: {pool.games} games, W/D/L {pool.wins} / {pool.draws} / {pool.losses}, {pairs}{unpaired}; "
-            f"{est.elo:+.1f} +- {est.error:.1f} (95% {low}..{high}, {est.model})")
+            f"{est.elo:+.1f} +- {est.error:.1f} (95% {low}..{high}, {est.model}); "
+            f"normalized {fmt_elo(est.normalized)} +- {fmt_err(est.normalized_error)}")
 
 
 def main(argv: list[str] | None = None) -> int:
