@@ -814,3 +814,50 @@ def test_speed_ratio_on_game_positions(tmp_path, capsys):
     (tmp_path / "empty.fen").write_text("\n")
     assert speed_ratio.main(["--old", str(engine), "--positions", str(tmp_path / "empty.fen")]) == 1
 
+
+# --- The unbalanced opening book (suites/make_unbalanced.py) ---------------------------
+
+
+def test_unbalanced_book_keeps_opening_positions_a_pawn_up_without_a_hanging_piece():
+    import make_unbalanced
+
+    start = chess.Board()
+    assert make_unbalanced.eligible(start, 26)
+    assert not make_unbalanced.eligible(start, 33)  # 32 pieces
+    no_queen = chess.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert not make_unbalanced.eligible(no_queen, 26)
+    in_check = chess.Board("rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2")
+    assert not make_unbalanced.eligible(in_check, 26)
+    e4 = chess.Move.from_uci("e2e4")
+    assert make_unbalanced.keep(110, e4, start, 90, 130)
+    assert make_unbalanced.keep(-90, e4, start, 90, 130)  # the side not to move is better
+    assert not make_unbalanced.keep(50, e4, start, 90, 130)
+    assert not make_unbalanced.keep(131, e4, start, 90, 130)
+    assert not make_unbalanced.keep(None, e4, start, 90, 130)  # a mate score
+    capture = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    assert not make_unbalanced.keep(110, chess.Move.from_uci("e4d5"), capture, 90, 130)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+def test_unbalanced_book_against_stockfish(tmp_path, capsys):
+    import make_unbalanced
+
+    source, out = tmp_path / "src.epd", tmp_path / "book.epd"
+    source.write_text("\n".join(match.load_openings(ROOT / "tests/data/kaggle_openings.epd")[:40]) + "\n")
+    args = ["--engine", STOCKFISH, "--source", str(source), "--nodes", "2000", "--sample", "60",
+            "--low", "60", "--high", "200", "--count", "3", "--seed", "5", "--out", str(out)]
+    assert make_unbalanced.main(args) == 0
+    lines = out.read_text().splitlines()
+    assert 1 <= len(lines) <= 3
+    for line in lines:
+        record = parse_epd_line(line)
+        score, best = str(record.ops["c0"]).split()
+        assert 60 <= abs(int(score)) <= 200
+        assert chess.Move.from_uci(best) in record.board.legal_moves
+        assert not record.board.is_check() and not record.board.is_capture(chess.Move.from_uci(best))
+    # The same seed draws the same positions (Stockfish at fixed nodes on one thread scores
+    # them the same), so a second run writes the same book.
+    again = tmp_path / "again.epd"
+    assert make_unbalanced.main(args[:-1] + [str(again)]) == 0
+    assert again.read_text() == out.read_text()
+    assert match.load_openings(out)  # match.py plays it
