@@ -14,6 +14,8 @@ commit, constants and features) and plays them with `match.py`'s SPRT.
 - `--nodes N` (a fixed-node screen: fast, but blind to a step's cost in time) or `--tc
   BASE+INC` (a time-control confirmation; add `--kaggle-clock` for the harness's clock).
   Both engines get Hash 1, the Kaggle openings in colour-swapped pairs, `--concurrency` 2.
+- `--openings FILE`: another book, such as `tests/data/unbalanced_openings.epd` (a screen's
+  verdict in about two thirds of the games; not for strength claims: docs/search.md).
 
 Builds land in `target/sprt/<commit>-<digest>/minnow` and are reused; the match's PGN in
 `data/sprt/<name>.pgn`. The last line is match.py's `RESULT …` line, then
@@ -28,6 +30,22 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def match_command(args: argparse.Namespace, test_exe: Path, base_exe: Path, name: str, pgn: Path) -> list[str]:
+    """The `match.py` command line of the SPRT."""
+    elo0, elo1 = (float(x) for x in args.elo.split(","))
+    command = [sys.executable, str(ROOT / "tools" / "match.py"),
+               "--engine1", engine_spec(test_exe, name, args.option),
+               "--engine2", engine_spec(base_exe, "base", args.base_option),
+               "--games", str(args.games), "--concurrency", str(args.concurrency), "--seed", str(args.seed),
+               "--pgn", str(pgn), "--sprt", f"elo0={elo0:g}", f"elo1={elo1:g}", "alpha=0.05", "beta=0.05"]
+    command += ["--nodes", str(args.nodes)] if args.nodes else ["--tc", args.tc]
+    if args.kaggle_clock:
+        command.append("--kaggle-clock")
+    if args.openings:
+        command += ["--openings", str(args.openings)]
+    return command
 
 
 def build_dir(commit: str, sets: list, features: str | None) -> Path:
@@ -87,23 +105,25 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--name", help="name of the test engine and the PGN (default: from the options)")
+    ap.add_argument("--openings", type=Path, help="opening book (default: the harness's; "
+                    "tests/data/unbalanced_openings.epd tells builds apart in fewer games)")
     args = ap.parse_args(argv)
+    try:  # checked before the builds, which take minutes
+        bounds = [float(x) for x in args.elo.split(",")]
+    except ValueError:
+        bounds = []
+    if len(bounds) != 2:
+        ap.error(f"--elo {args.elo!r}: expected elo0,elo1")
+    if args.openings and not args.openings.is_file():
+        ap.error(f"--openings {args.openings}: no such file")
 
-    elo0, elo1 = (float(x) for x in args.elo.split(","))
     base_rev = args.base or args.test
     test_exe = build(args.test, args.set, args.features)
     base_exe = build(base_rev, args.base_set, args.features)
     name = args.name or re.sub(r"[^\w.=-]+", "_", "_".join([args.test, *args.set, *args.option]))[:60]
     pgn = ROOT / "data" / "sprt" / f"{name}.pgn"
     pgn.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, str(ROOT / "tools" / "match.py"),
-               "--engine1", engine_spec(test_exe, name, args.option),
-               "--engine2", engine_spec(base_exe, "base", args.base_option),
-               "--games", str(args.games), "--concurrency", str(args.concurrency), "--seed", str(args.seed),
-               "--pgn", str(pgn), "--sprt", f"elo0={elo0:g}", f"elo1={elo1:g}", "alpha=0.05", "beta=0.05"]
-    command += ["--nodes", str(args.nodes)] if args.nodes else ["--tc", args.tc]
-    if args.kaggle_clock:
-        command.append("--kaggle-clock")
+    command = match_command(args, test_exe, base_exe, name, pgn)
     lines = []
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) as run:
         for line in run.stdout:

@@ -861,3 +861,23 @@ def test_unbalanced_book_against_stockfish(tmp_path, capsys):
     assert make_unbalanced.main(args[:-1] + [str(again)]) == 0
     assert again.read_text() == out.read_text()
     assert match.load_openings(out)  # match.py plays it
+
+
+def test_sprt_passes_its_book_and_clock_to_match(tmp_path):
+    import argparse
+
+    import sprt
+
+    args = argparse.Namespace(option=["THREAT=1"], base_option=[], games=400, concurrency=2, seed=7, elo="0,10",
+                              nodes=40000, tc=None, kaggle_clock=False, openings=None)
+    command = sprt.match_command(args, Path("t/minnow"), Path("b/minnow"), "thr", tmp_path / "thr.pgn")
+    assert command[command.index("--nodes") + 1] == "40000" and "--openings" not in command
+    assert "option.THREAT=1" in command[command.index("--engine1") + 1]
+    assert command[command.index("--sprt") + 1 : command.index("--sprt") + 3] == ["elo0=0", "elo1=10"]
+    args.nodes, args.tc, args.kaggle_clock = None, "10+0.1", True
+    args.openings = ROOT / "tests/data/unbalanced_openings.epd"
+    command = sprt.match_command(args, Path("t/minnow"), Path("b/minnow"), "thr", tmp_path / "thr.pgn")
+    assert command[command.index("--tc") + 1] == "10+0.1" and "--kaggle-clock" in command
+    assert command[command.index("--openings") + 1] == str(args.openings)
+    with pytest.raises(SystemExit):  # a bad --elo is refused before anything is built
+        sprt.main(["--nodes", "100", "--elo", "ten"])
