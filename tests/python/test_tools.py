@@ -881,3 +881,14 @@ def test_sprt_passes_its_book_and_clock_to_match(tmp_path):
     assert command[command.index("--openings") + 1] == str(args.openings)
     with pytest.raises(SystemExit):  # a bad --elo is refused before anything is built
         sprt.main(["--nodes", "100", "--elo", "ten"])
+
+
+def test_unbalanced_book_reports_a_missing_engine(tmp_path, capsys):
+    import make_unbalanced
+
+    source = tmp_path / "src.epd"
+    source.write_text(chess.STARTING_FEN + "\n")
+    code = make_unbalanced.main(["--engine", str(tmp_path / "no-such-engine"), "--source", str(source),
+                                 "--sample", "2", "--out", str(tmp_path / "b.epd")])
+    assert code == 1 and "error:" in capsys.readouterr().err
+    assert make_unbalanced.main(["--source", str(tmp_path / "missing.epd"), "--out", str(tmp_path / "b.epd")]) == 1

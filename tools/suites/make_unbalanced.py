@@ -97,7 +97,10 @@ class Scorer:
 
     def close(self) -> None:
         for engine in self.engines:
-            engine.quit()
+            try:
+                engine.quit()
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+                engine.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,11 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         if key in seen or not eligible(board, args.min_pieces):
             continue
         seen.add(key)
-        candidates.append((index, board))
+        candidates.append(board)
     print(f"{len(candidates)} of {args.sample} drawn positions are eligible", flush=True)
 
     scorer = Scorer(args.engine.split(), args.nodes)
     kept: list[str] = []
+    white_better = 0
     scored = 0
     try:
         with ThreadPoolExecutor(max_workers=max(1, args.threads)) as pool:
@@ -153,20 +157,23 @@ def main(argv: list[str] | None = None) -> int:
             batch = 64 * max(1, args.threads)
             for start in range(0, len(candidates), batch):
                 chunk = candidates[start : start + batch]
-                for (index, board), (cp, best) in zip(chunk, pool.map(lambda c: scorer.score(c[1]), chunk), strict=True):
+                for board, (cp, best) in zip(chunk, pool.map(scorer.score, chunk), strict=True):
                     scored += 1
                     if len(kept) < args.count and keep(cp, best, board, args.low, args.high):
                         kept.append(f'{board.fen()} c0 "{cp:+d} {best.uci()}";')
+                        white_better += (cp > 0) == (board.turn == chess.WHITE)
                 print(f"scored {scored}, kept {len(kept)}", flush=True)
                 if len(kept) >= args.count:
                     break
+    except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as exc:
+        print(f"error: {args.engine}: {exc}", file=sys.stderr)
+        return 1
     finally:
         scorer.close()
     if len(kept) < args.count:
         print(f"only {len(kept)} of {args.count} found: draw more lines (--sample)", file=sys.stderr)
     args.out.write_text("".join(line + "\n" for line in kept))
-    white_ahead = sum(1 for line in kept if (" w " in line) == ('"+' in line))
-    print(f"wrote {len(kept)} positions to {args.out} (white better in {white_ahead}) from {scored} scored")
+    print(f"wrote {len(kept)} positions to {args.out} (white better in {white_better}) from {scored} scored")
     return 0 if kept else 1
 
 
