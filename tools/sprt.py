@@ -32,9 +32,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def elo_bounds(text: str) -> tuple[float, float]:
+    """`--elo elo0,elo1` as two numbers; ValueError when it is not that."""
+    bounds = [float(x) for x in text.split(",")]
+    if len(bounds) != 2:
+        raise ValueError(text)
+    return bounds[0], bounds[1]
+
+
 def match_command(args: argparse.Namespace, test_exe: Path, base_exe: Path, name: str, pgn: Path) -> list[str]:
     """The `match.py` command line of the SPRT."""
-    elo0, elo1 = (float(x) for x in args.elo.split(","))
+    elo0, elo1 = elo_bounds(args.elo)
     command = [sys.executable, str(ROOT / "tools" / "match.py"),
                "--engine1", engine_spec(test_exe, name, args.option),
                "--engine2", engine_spec(base_exe, "base", args.base_option),
@@ -109,10 +117,8 @@ def main(argv: list | None = None) -> int:
                     "tests/data/unbalanced_openings.epd tells builds apart in fewer games)")
     args = ap.parse_args(argv)
     try:  # checked before the builds, which take minutes
-        bounds = [float(x) for x in args.elo.split(",")]
+        elo_bounds(args.elo)
     except ValueError:
-        bounds = []
-    if len(bounds) != 2:
         ap.error(f"--elo {args.elo!r}: expected elo0,elo1")
     if args.openings and not args.openings.is_file():
         ap.error(f"--openings {args.openings}: no such file")

@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             if not moves:
                 break
             board.push(rng.choice(moves))
-        board = chess.Board(board.fen())  # the position alone, without its move stack
+        board.clear_stack()  # the position alone: the random moves are not the game's
         key = board.epd()
         if key in seen or not eligible(board, args.min_pieces):
             continue
