@@ -770,7 +770,8 @@ impl Searcher {
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                    r -= self.histories.quiet_score(pos, prev, m, picker.threats(pos))
+                        / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -811,11 +812,12 @@ impl Searcher {
                             self.histories.update_capture(pos, n, -bonus);
                         }
                         if quiet {
+                            let threats = picker.threats(pos);
                             self.histories.add_killer(ply, m);
-                            self.histories.update_butterfly(us, m, bonus);
+                            self.histories.update_butterfly(us, m, threats, bonus);
                             self.histories.update_continuation(pos, prev, m, bonus);
                             for &q in &quiets_tried[..quiet_count] {
-                                self.histories.update_butterfly(us, q, -bonus);
+                                self.histories.update_butterfly(us, q, threats, -bonus);
                                 self.histories.update_continuation(pos, prev, q, -bonus);
                             }
                             if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
