@@ -553,9 +553,6 @@ tunables! {
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
     /// Butterfly history by whether the opponent attacks the move's squares (screen).
     THREAT_HISTORY: i32 = 0, 0..=1;
-    /// A reduced move's re-search a ply deeper when it beat alpha by this + 3 a ply of
-    /// reduction, a ply shallower when it hardly beat the best score (screen; 0: off).
-    LMR_DEEPER_MARGIN: i32 = 0, 0..=100;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

@@ -775,20 +775,11 @@ impl Searcher {
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
-                let mut full_depth = new_depth;
                 if s > alpha && reduction > 0 {
-                    // A reduced move that beat alpha by far is searched a ply deeper, one that
-                    // only just beat the best score a ply shallower (screen).
-                    if tp!(LMR_DEEPER_MARGIN) > 0 {
-                        full_depth += (s > alpha + tp!(LMR_DEEPER_MARGIN) + 3 * reduction) as i32;
-                        full_depth -= (s < best_score + 2) as i32;
-                    }
-                    if full_depth > new_depth - reduction {
-                        s = -self.negamax(&child, full_depth, -alpha - 1, -alpha, ply + 1, host);
-                    }
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, full_depth, -beta, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
             };
