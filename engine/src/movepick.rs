@@ -10,19 +10,17 @@
 
 use arrayvec::ArrayVec;
 
-use crate::attacks;
 use crate::board::{CheckInfo, Position};
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
-use crate::types::{Bitboard, Color, Move, PieceType};
+use crate::types::{Color, Move, PieceType};
 
 /// Quiet-move ordering memory, kept between searches (cleared by `ucinewgame`).
 pub struct Histories {
-    /// Butterfly history: how often a quiet move (by side, whether the opponent attacks
-    /// its from and to squares, from, to) caused a cutoff.
-    pub butterfly: [[[[i16; 64]; 64]; 4]; 2],
+    /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff.
+    pub butterfly: [[[i16; 64]; 64]; 2],
     /// Two quiet moves per ply that recently caused cutoffs.
     pub killers: [[Move; 2]; MAX_PLY + 1],
     /// The quiet move that refuted a given move (by moved piece and destination).
@@ -43,35 +41,6 @@ pub struct Histories {
 fn gravity(entry: &mut i16, bonus: i32) {
     let h = *entry as i32;
     *entry = (h + bonus - h * bonus.abs() / tp!(HISTORY_MAX)) as i16;
-}
-
-/// Which of the butterfly tables a quiet move reads: whether the opponent attacks the
-/// square it leaves and the square it goes to (a move out of danger and one into it are
-/// different moves).
-#[inline]
-fn threat_index(m: Move, threats: Bitboard) -> usize {
-    threats.contains(m.from()) as usize * 2 + threats.contains(m.to()) as usize
-}
-
-/// The squares the side not to move attacks (empty while the option is off).
-pub fn threats(pos: &Position) -> Bitboard {
-    if tp!(THREAT_HISTORY) == 0 {
-        return Bitboard::EMPTY;
-    }
-    let them = !pos.side_to_move();
-    let occupied = pos.occupied();
-    let pawns = pos.pieces(them, PieceType::Pawn).forward(them);
-    let mut t = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
-    for sq in pos.pieces(them, PieceType::Knight) {
-        t = t | attacks::knight(sq);
-    }
-    for sq in pos.diagonal_sliders(them) {
-        t = t | attacks::bishop(sq, occupied);
-    }
-    for sq in pos.straight_sliders(them) {
-        t = t | attacks::rook(sq, occupied);
-    }
-    t | attacks::king(pos.king_square(them))
 }
 
 /// The type of the piece that makes the move `m` in `pos`.
@@ -117,7 +86,7 @@ impl Histories {
     pub fn new(continuation: &'static mut ContinuationHistory) -> Histories {
         *continuation = ContinuationHistory::EMPTY;
         Histories {
-            butterfly: [[[[0; 64]; 64]; 4]; 2],
+            butterfly: [[[0; 64]; 64]; 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: [[Move::NONE; 64]; 12],
             continuation,
@@ -136,7 +105,7 @@ pub fn history_bonus(depth: i32) -> i32 {
 impl Histories {
     /// Forgets everything, in place.
     pub fn clear(&mut self) {
-        self.butterfly.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
+        self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
         self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
@@ -192,9 +161,8 @@ impl Histories {
 
     /// Adds `bonus` (negative for a malus) with gravity: entries saturate towards ±MAX.
     #[inline]
-    pub fn update_butterfly(&mut self, side: Color, m: Move, threats: Bitboard, bonus: i32) {
-        let t = threat_index(m, threats);
-        gravity(&mut self.butterfly[side.index()][t][m.from().index()][m.to().index()], bonus);
+    pub fn update_butterfly(&mut self, side: Color, m: Move, bonus: i32) {
+        gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
     }
 
     /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` in
@@ -212,9 +180,9 @@ impl Histories {
     /// The history score of the quiet move `m` in `pos`: butterfly plus the continuation
     /// entries after `prev`.
     #[inline]
-    pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move, threats: Bitboard) -> i32 {
+    pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
         let kind = mover(pos, m).index();
-        let mut score = self.butterfly(pos.side_to_move(), m, threats);
+        let mut score = self.butterfly(pos.side_to_move(), m);
         for p in prev.0 {
             if p != Continuation::NONE {
                 score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
@@ -225,8 +193,8 @@ impl Histories {
 
     /// The butterfly score of a quiet move.
     #[inline]
-    pub fn butterfly(&self, side: Color, m: Move, threats: Bitboard) -> i32 {
-        self.butterfly[side.index()][threat_index(m, threats)][m.from().index()][m.to().index()] as i32
+    pub fn butterfly(&self, side: Color, m: Move) -> i32 {
+        self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
     }
 
     /// Records a quiet killer at `ply`.
@@ -282,8 +250,6 @@ pub struct MovePicker {
     quiescence: bool,
     /// Quiescence: also quiet moves that give check and do not lose material.
     quiet_checks: bool,
-    /// The squares the opponent attacks, once worked out ([`MovePicker::threats`]).
-    threats: Option<Bitboard>,
 }
 
 /// The key of a move already yielded or not to be yielded by score (special moves).
@@ -318,7 +284,6 @@ impl MovePicker {
             only_checks: false,
             quiescence: false,
             quiet_checks: false,
-            threats: None,
         }
     }
 
@@ -334,12 +299,6 @@ impl MovePicker {
             p.tt_move = Move::NONE;
         }
         p
-    }
-
-    /// The squares the opponent attacks ([`threats`]), worked out once a node and only
-    /// where quiet histories are read or written.
-    pub fn threats(&mut self, pos: &Position) -> Bitboard {
-        *self.threats.get_or_insert_with(|| threats(pos))
     }
 
     /// Stops yielding quiet moves that have not been yielded yet (late-move pruning).
@@ -519,13 +478,12 @@ impl MovePicker {
                         continue;
                     }
                     self.generate_quiets(pos);
-                    let threats = self.threats(pos);
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
                         self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            key(histories.quiet_score(pos, self.prev, m, threats), i)
+                            key(histories.quiet_score(pos, self.prev, m), i)
                         };
                     }
                     if self.only_checks {

@@ -551,13 +551,6 @@ tunables! {
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
-    /// Butterfly history by whether the opponent attacks the move's squares (screen).
-    THREAT_HISTORY: i32 = 0, 0..=1;
-    /// Quiet checks at the first ply of quiescence (screen; 0: off).
-    QS_CHECKS: i32 = 1, 0..=1;
-    /// History, continuation and killer bonus for a quiet TT move at a TT cutoff
-    /// (screen; 0: off).
-    TT_CUT_HISTORY: i32 = 0, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

@@ -505,16 +505,6 @@ impl Searcher {
         child
     }
 
-    /// The moves one and two plies before `ply`, for the continuation histories.
-    fn continuation_of(&self, ply: usize) -> Continuation {
-        Continuation(core::array::from_fn(|back| {
-            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
-            earlier
-                .filter(|e| e.mv != Move::NONE)
-                .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
-        }))
-    }
-
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -576,19 +566,6 @@ impl Searcher {
             && h.depth >= depth
             && h.cuts_off(alpha, beta)
         {
-            // A quiet TT move that cuts off again is credited as if searched (screen).
-            if tp!(TT_CUT_HISTORY) > 0 && h.score >= beta && tt_move != Move::NONE && !tt_move.is_noisy() {
-                let prev = self.continuation_of(ply);
-                let bonus = history_bonus(depth);
-                self.histories.add_killer(ply, tt_move);
-                self.histories.update_butterfly(
-                    pos.side_to_move(),
-                    tt_move,
-                    crate::movepick::threats(pos),
-                    bonus,
-                );
-                self.histories.update_continuation(pos, prev, tt_move, bonus);
-            }
             return h.score;
         }
 
@@ -666,7 +643,12 @@ impl Searcher {
         };
         // The moves one and two plies back, for the continuation histories (bundle, +58
         // Elo; alone +4, not proven).
-        let prev = self.continuation_of(ply);
+        let prev = Continuation(core::array::from_fn(|back| {
+            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
+            earlier
+                .filter(|e| e.mv != Move::NONE)
+                .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
+        }));
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
@@ -788,8 +770,7 @@ impl Searcher {
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.quiet_score(pos, prev, m, picker.threats(pos))
-                        / tp!(LMR_HISTORY_DIVISOR);
+                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -830,12 +811,11 @@ impl Searcher {
                             self.histories.update_capture(pos, n, -bonus);
                         }
                         if quiet {
-                            let threats = picker.threats(pos);
                             self.histories.add_killer(ply, m);
-                            self.histories.update_butterfly(us, m, threats, bonus);
+                            self.histories.update_butterfly(us, m, bonus);
                             self.histories.update_continuation(pos, prev, m, bonus);
                             for &q in &quiets_tried[..quiet_count] {
-                                self.histories.update_butterfly(us, q, threats, -bonus);
+                                self.histories.update_butterfly(us, q, -bonus);
                                 self.histories.update_continuation(pos, prev, q, -bonus);
                             }
                             if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
@@ -943,11 +923,7 @@ impl Searcher {
             alpha = alpha.max(static_eval);
         }
 
-        let mut picker = MovePicker::new_quiescence(
-            hit.map_or(Move::NONE, |h| h.mv),
-            in_check,
-            qdepth == 0 && tp!(QS_CHECKS) > 0,
-        );
+        let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
         let mut best_move = Move::NONE;
         let mut moves = 0;
         while let Some(m) = picker.next(pos, &self.histories) {
