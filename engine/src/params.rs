@@ -565,6 +565,8 @@ tunables! {
     /// A correction-history update moves an entry towards the new error by
     /// min(depth + 1, this) / 256.
     CORRECTION_MAX_WEIGHT: i32 = 16, 4..=64;
+    /// Screen: a correction history by the move just played, averaged with the pawns' (0: off).
+    CONT_CORRECTION: i32 = 0, 0..=1;
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.
     /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)

@@ -505,6 +505,16 @@ impl Searcher {
         child
     }
 
+    /// The move played at the ply before `ply` as `piece * 64 + to`, or
+    /// [`Continuation::NONE`] (the root, or a null move).
+    #[inline(always)]
+    fn last_move(&self, ply: usize) -> usize {
+        ply.checked_sub(1)
+            .map(|p| self.stack[p])
+            .filter(|e| e.mv != Move::NONE)
+            .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
+    }
+
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -575,7 +585,8 @@ impl Searcher {
         // collision can hand the entry to a quiet position, whose stand pat must stay inside
         // every window (-INFINITY there made a search fail high at INFINITY for ever).
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let last = self.last_move(ply);
+        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, last) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -868,7 +879,7 @@ impl Searcher {
                 && (bound != Bound::Lower || best_score > static_eval)
                 && (bound != Bound::Upper || best_score < static_eval)
             {
-                self.histories.update_correction(pos, depth, best_score - raw_eval);
+                self.histories.update_correction(pos, depth, best_score - raw_eval, last);
             }
             self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         }
@@ -914,7 +925,8 @@ impl Searcher {
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
         // In check: the TT keeps 0 as the evaluation, as in `negamax`.
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let static_eval =
+            if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, self.last_move(ply)) };
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
@@ -941,6 +953,10 @@ impl Searcher {
             }
             let child = pos.after(m);
             self.update_eval(ply, pos, Some(m));
+            if tp!(CONT_CORRECTION) > 0 {
+                self.stack[ply].mv = m;
+                self.stack[ply].piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
+            }
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
             if self.stopped {
                 return 0;
