@@ -486,6 +486,9 @@ tunables! {
     ASPIRATION_DELTA: i32 = 20, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
+    /// Screen: each fail high of an iteration searches the root this many plies shallower
+    /// (a fail low restores the depth; 0: off).
+    ASPIRATION_FAIL_HIGH_REDUCTION: i32 = 0, 0..=1;
 
     /// Reverse futility pruning: deepest depth, and margin per depth.
     RFP_DEPTH: i32 = 8, 4..=12;
@@ -559,6 +562,9 @@ tunables! {
     HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
+    /// Screen: captures' history updates at depth + 1, and a quiet's too when its cutoff beat
+    /// beta by more than this (0: off).
+    CUTOFF_BONUS_MARGIN: i32 = 0, 0..=200;
 
     /// Largest correction-history correction, in centipawns.
     CORRECTION_MAX: i32 = 64, 16..=127;

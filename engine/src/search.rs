@@ -283,8 +283,9 @@ impl Searcher {
             } else {
                 (-INFINITY, INFINITY)
             };
+            let mut fail_highs = 0;
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                let s = self.negamax(pos, (depth - fail_highs).max(1), alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -293,9 +294,11 @@ impl Searcher {
                     // Fail low: lower alpha, and pull beta towards it.
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITY);
+                    fail_highs = 0;
                     self.report(host, depth, s, Bound::Upper);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITY);
+                    fail_highs += tp!(ASPIRATION_FAIL_HIGH_REDUCTION);
                     self.report(host, depth, s, Bound::Lower);
                 } else {
                     break Some(s);
@@ -814,12 +817,16 @@ impl Searcher {
                         // history (step 14a): a bonus for a cutting capture, and a malus for
                         // the captures tried before any cutting move. (Capture history: bundle,
                         // +58 Elo.)
-                        let bonus = history_bonus(depth);
+                        let mut bonus = history_bonus(depth);
+                        let deeper = history_bonus(depth + (tp!(CUTOFF_BONUS_MARGIN) > 0) as i32);
                         if !quiet {
-                            self.histories.update_capture(pos, m, bonus);
+                            self.histories.update_capture(pos, m, deeper);
                         }
                         for &n in &noisy_tried[..noisy_count] {
-                            self.histories.update_capture(pos, n, -bonus);
+                            self.histories.update_capture(pos, n, -deeper);
+                        }
+                        if tp!(CUTOFF_BONUS_MARGIN) > 0 && score > beta + tp!(CUTOFF_BONUS_MARGIN) {
+                            bonus = deeper;
                         }
                         if quiet {
                             self.histories.add_killer(ply, m);
