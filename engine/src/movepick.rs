@@ -30,9 +30,6 @@ pub struct Histories {
     /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
     /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
     pub correction: [[i16; CORRECTION_SIZE]; 2],
-    /// Continuation correction history: the same error by the move just played (its piece
-    /// and destination), averaged with the pawn structure's (`CONT_CORRECTION`).
-    pub cont_correction: [[i16; 64]; 12],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
     pub capture: [[[i16; 6]; 64]; 12],
@@ -94,7 +91,6 @@ impl Histories {
             counter: [[Move::NONE; 64]; 12],
             continuation,
             correction: [[0; CORRECTION_SIZE]; 2],
-            cont_correction: [[0; 64]; 12],
             capture: [[[0; 6]; 64]; 12],
         }
     }
@@ -114,38 +110,25 @@ impl Histories {
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
         self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
         self.correction.iter_mut().flatten().for_each(|c| *c = 0);
-        self.cont_correction.iter_mut().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
-    /// `eval` corrected by what the search has learnt about positions with these pawns and,
-    /// with `CONT_CORRECTION`, after the move `prev` (`piece * 64 + to`, or
-    /// [`Continuation::NONE`]): the mean of the two.
+    /// `eval` corrected by what the search has learnt about positions with these pawns.
     #[inline]
-    pub fn corrected(&self, pos: &Position, eval: i32, prev: usize) -> i32 {
-        let mut c = i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]);
-        if tp!(CONT_CORRECTION) > 0 && prev != Continuation::NONE {
-            c = (c + i32::from(self.cont_correction[prev / 64][prev % 64])) / 2;
-        }
-        eval + c / CORRECTION_GRAIN
+    pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
+        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
     }
 
-    /// Moves the correction of `pos` (and of the move `prev` before it) towards `error`
-    /// (search result minus static eval), the more the deeper the search was.
+    /// Moves the correction of `pos` towards `error` (search result minus static eval), the
+    /// more the deeper the search was.
     #[inline]
-    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32, prev: usize) {
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
+        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
         let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
         let max = tp!(CORRECTION_MAX);
         let target = error.clamp(-max, max) * CORRECTION_GRAIN;
         let limit = max * CORRECTION_GRAIN;
-        let toward = |entry: &mut i16| {
-            *entry =
-                ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
-        };
-        toward(&mut self.correction[pos.side_to_move().index()][pawn_index(pos)]);
-        if tp!(CONT_CORRECTION) > 0 && prev != Continuation::NONE {
-            toward(&mut self.cont_correction[prev / 64][prev % 64]);
-        }
+        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
     }
 
     /// The capture-history entry of the noisy move `m` in `pos` (a promotion without

@@ -486,9 +486,6 @@ tunables! {
     ASPIRATION_DELTA: i32 = 20, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
-    /// Screen: each fail high of an iteration searches the root this many plies shallower
-    /// (a fail low restores the depth; 0: off).
-    ASPIRATION_FAIL_HIGH_REDUCTION: i32 = 0, 0..=1;
 
     /// Reverse futility pruning: deepest depth, and margin per depth.
     RFP_DEPTH: i32 = 8, 4..=12;
@@ -562,17 +559,12 @@ tunables! {
     HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
-    /// Screen: captures' history updates at depth + 1, and a quiet's too when its cutoff beat
-    /// beta by more than this (0: off).
-    CUTOFF_BONUS_MARGIN: i32 = 0, 0..=200;
 
     /// Largest correction-history correction, in centipawns.
     CORRECTION_MAX: i32 = 64, 16..=127;
     /// A correction-history update moves an entry towards the new error by
     /// min(depth + 1, this) / 256.
     CORRECTION_MAX_WEIGHT: i32 = 16, 4..=64;
-    /// Screen: a correction history by the move just played, averaged with the pawns' (0: off).
-    CONT_CORRECTION: i32 = 0, 0..=1;
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.
     /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)

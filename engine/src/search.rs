@@ -283,9 +283,8 @@ impl Searcher {
             } else {
                 (-INFINITY, INFINITY)
             };
-            let mut fail_highs = 0;
             let iteration_score = loop {
-                let s = self.negamax(pos, (depth - fail_highs).max(1), alpha, beta, 0, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -294,11 +293,9 @@ impl Searcher {
                     // Fail low: lower alpha, and pull beta towards it.
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITY);
-                    fail_highs = 0;
                     self.report(host, depth, s, Bound::Upper);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITY);
-                    fail_highs += tp!(ASPIRATION_FAIL_HIGH_REDUCTION);
                     self.report(host, depth, s, Bound::Lower);
                 } else {
                     break Some(s);
@@ -508,16 +505,6 @@ impl Searcher {
         child
     }
 
-    /// The move played at the ply before `ply` as `piece * 64 + to`, or
-    /// [`Continuation::NONE`] (the root, or a null move).
-    #[inline(always)]
-    fn last_move(&self, ply: usize) -> usize {
-        ply.checked_sub(1)
-            .map(|p| self.stack[p])
-            .filter(|e| e.mv != Move::NONE)
-            .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
-    }
-
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -588,8 +575,7 @@ impl Searcher {
         // collision can hand the entry to a quiet position, whose stand pat must stay inside
         // every window (-INFINITY there made a search fail high at INFINITY for ever).
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let last = self.last_move(ply);
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, last) };
+        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -817,16 +803,12 @@ impl Searcher {
                         // history (step 14a): a bonus for a cutting capture, and a malus for
                         // the captures tried before any cutting move. (Capture history: bundle,
                         // +58 Elo.)
-                        let mut bonus = history_bonus(depth);
-                        let deeper = history_bonus(depth + (tp!(CUTOFF_BONUS_MARGIN) > 0) as i32);
+                        let bonus = history_bonus(depth);
                         if !quiet {
-                            self.histories.update_capture(pos, m, deeper);
+                            self.histories.update_capture(pos, m, bonus);
                         }
                         for &n in &noisy_tried[..noisy_count] {
-                            self.histories.update_capture(pos, n, -deeper);
-                        }
-                        if tp!(CUTOFF_BONUS_MARGIN) > 0 && score > beta + tp!(CUTOFF_BONUS_MARGIN) {
-                            bonus = deeper;
+                            self.histories.update_capture(pos, n, -bonus);
                         }
                         if quiet {
                             self.histories.add_killer(ply, m);
@@ -886,7 +868,7 @@ impl Searcher {
                 && (bound != Bound::Lower || best_score > static_eval)
                 && (bound != Bound::Upper || best_score < static_eval)
             {
-                self.histories.update_correction(pos, depth, best_score - raw_eval, last);
+                self.histories.update_correction(pos, depth, best_score - raw_eval);
             }
             self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
         }
@@ -932,8 +914,7 @@ impl Searcher {
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
         // In check: the TT keeps 0 as the evaluation, as in `negamax`.
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval =
-            if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, self.last_move(ply)) };
+        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
@@ -960,10 +941,6 @@ impl Searcher {
             }
             let child = pos.after(m);
             self.update_eval(ply, pos, Some(m));
-            if tp!(CONT_CORRECTION) > 0 {
-                self.stack[ply].mv = m;
-                self.stack[ply].piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
-            }
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
             if self.stopped {
                 return 0;
