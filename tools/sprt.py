@@ -53,6 +53,8 @@ def match_command(args: argparse.Namespace, test_exe: Path, base_exe: Path, name
         command.append("--kaggle-clock")
     if args.openings:
         command += ["--openings", str(args.openings)]
+    if args.adjudicate:
+        command.append("--adjudicate")
     return command
 
 
@@ -108,6 +110,8 @@ def main(argv: list | None = None) -> int:
     clock.add_argument("--nodes", type=int, help="fixed nodes a move")
     clock.add_argument("--tc", help="clock BASE+INC in seconds")
     ap.add_argument("--kaggle-clock", action="store_true", help="with --tc: the harness's clock")
+    ap.add_argument("--adjudicate", action="store_true",
+                    help="end games both engines agree on (match.py's fishtest rules; for fixed-node screens)")
     ap.add_argument("--elo", default="0,10", help="SPRT bounds elo0,elo1 (default 0,10)")
     ap.add_argument("--games", type=int, default=1000, help="most games (default 1000)")
     ap.add_argument("--seed", type=int, default=1)

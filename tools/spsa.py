@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import chess.engine  # noqa: E402
 
 from engines import open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
-from match import DEFAULT_OPENINGS, MatchConfig, TimeControl, load_openings, run_match, schedule_games  # noqa: E402
+from match import DEFAULT_OPENINGS, Adjudication, MatchConfig, TimeControl, load_openings, run_match, schedule_games  # noqa: E402
 
 ALPHA = 0.602  # Spall's exponents
 GAMMA = 0.101
@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--openings", default=str(DEFAULT_OPENINGS))
     ap.add_argument("--seed", type=int, default=1, help="signs and openings (default: %(default)s)")
     ap.add_argument("--state", type=Path, default=ROOT / "target/spsa/state.json")
+    ap.add_argument("--adjudicate", action="store_true",
+                    help="end games both engines agree on (match.py's fishtest rules): a fifth less time at fixed nodes")
     args = ap.parse_args(argv)
 
     if args.nodes is not None and args.nodes < 1:
@@ -190,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                  engine_spec(args.engine, "minus", params, minus, args.hash))
         jobs = schedule_games(openings, 2 * args.pairs, seed=args.seed * 7919 + k)
         started = time.time()
-        tally, _ = run_match(MatchConfig(specs, tc, jobs, args.concurrency, event="minnow spsa"))
+        tally, _ = run_match(MatchConfig(specs, tc, jobs, args.concurrency, event="minnow spsa",
+                                         adjudication=Adjudication() if args.adjudicate else None))
         result = tally.wins - tally.losses
         state["theta"] = spsa_update(state["theta"], params, signs, k, args.iterations, result)
         state["done"] = k

@@ -377,6 +377,83 @@ def test_resume_counts_the_games_in_the_pgn_and_plays_the_rest(tmp_path: Path) -
     assert match.read_finished_games(tmp_path / "missing.pgn", jobs, ("a", "b"), paired=True) == []
 
 
+def test_adjudication_needs_both_engines_to_agree() -> None:
+    rules = match.Adjudication()  # 3 moves each at 400 cp; from move 34, 8 moves each within 10 cp
+    assert rules.decide([]) is None
+    assert rules.decide([500] * 6) == "1-0" and rules.decide([-400] * 6) == "0-1"
+    assert rules.decide([500] * 5) is None  # engine 2 has said it only twice
+    assert rules.decide([500, 500, 500, 399, 500, 500]) is None  # one score short of the bar
+    assert rules.decide([0] * 10 + [500, -500] * 3) is None  # each engine thinks it is winning
+    assert rules.decide([500, 500, None, 500, 500, 500]) is None  # a move without a score
+    assert rules.decide([match.MATE_CP] * 6) == "1-0"
+    assert rules.decide([0] * 67) is None  # a draw waits for move 34
+    assert rules.decide([0] * 68) == "1/2-1/2"
+    assert rules.decide([0] * 60 + [11] + [0] * 7) is None  # inside the last 16 plies, one outside the band
+    assert rules.decide([300] * 60 + [-10, 10] * 8) == "1/2-1/2"
+    short = match.Adjudication.parse(["draw_move=0", "draw_moves=1", "resign_score=100"])
+    assert short == match.Adjudication(draw_move=0, draw_moves=1, resign_score=100)
+    assert short.decide([0, 0]) == "1/2-1/2" and short.decide([100] * 6) == "1-0"
+    for bad in (["draw_move"], ["colour=3"], ["resign_moves=0"], ["draw_score=x"], ["draw_score=-1"]):
+        with pytest.raises(ValueError, match="bad adjudication setting"):
+            match.Adjudication.parse(bad)
+
+
+def test_adjudicated_games_end_early_and_resume_from_the_pgn(tmp_path: Path) -> None:
+    # The fake engines score every non-mating move 0: a draw band of 10 cp after one move
+    # each from the start ends every game at its second ply.
+    pgn = tmp_path / "games.pgn"
+    jobs = match.schedule_games([chess.STARTING_FEN], 2, seed=1)
+    rules = match.Adjudication(draw_move=0, draw_moves=1)
+    config = match.MatchConfig((fake_spec(name="a"), fake_spec(name="b")), match.TimeControl(move_time=0.05), jobs,
+                               pgn_path=str(pgn), adjudication=rules)
+    tally, _ = match.run_match(config)
+    assert tally.draws == 2 and tally.terminations == {"adjudication": 2}
+    text = pgn.read_text()
+    assert text.count('[Termination "adjudication"]') == 2 and text.count('[PlyCount "2"]') == 2
+    assert [r.termination for r in match.read_finished_games(pgn, jobs, ("a", "b"), paired=True)] == ["adjudication"] * 2
+    # Without it the same game goes on.
+    config = match.MatchConfig((fake_spec(name="a"), fake_spec(name="b")), match.TimeControl(move_time=0.05), jobs[:1])
+    tally, _ = match.run_match(config)
+    assert "adjudication" not in tally.terminations
+
+
+def test_adjudication_report_replays_the_rules_over_a_pgn(tmp_path: Path, capsys) -> None:
+    import adjudication
+
+    assert adjudication.move_score("+4.50/12 0.100s", True) == 450
+    assert adjudication.move_score("+4.50/12 0.100s", False) == -450
+    assert adjudication.move_score("-M3/20 0.010s", True) == -match.MATE_CP
+    assert adjudication.move_score("0.101s", True) is None and adjudication.move_time("+0.10/3 0.250s") == 0.25
+    moves = ["e2e4", "f7f6", "d2d4", "g7g5", "f1c4", "a7a6", "d1f3", "b7b6"]
+
+    def game(scores: list[str], round_: str) -> str:
+        game = chess.pgn.Game()
+        game.headers["Result"], game.headers["Round"] = "1/2-1/2", round_
+        node = game
+        for uci, score in zip(moves, scores, strict=True):
+            node = node.add_variation(chess.Move.from_uci(uci), comment=f"{score}/10 1.000s")
+        return str(game) + "\n\n"
+
+    # Each side's own view: White 4 pawns up throughout, Black agreeing from its 2nd move.
+    scores = ["+4.00", "-0.50", "+4.20", "-4.10", "+4.30", "-4.50", "+4.40", "-4.60"]
+    path = tmp_path / "g.pgn"
+    path.write_text(game(scores, "1.1") + game(scores, "1.2"))
+    summary = adjudication.summarize([path], match.Adjudication())
+    assert (summary.games, summary.adjudicated, summary.plies, summary.plies_saved) == (2, 0, 16, 0)
+    # Black agreeing from its 1st move: 1-0 after six plies, two plies (2 s) early, not the draw played.
+    scores[1] = "-4.00"
+    path.write_text(game(scores, "1.1"))
+    summary = adjudication.summarize([path], match.Adjudication())
+    assert (summary.adjudicated, summary.plies_saved, summary.seconds_saved) == (1, 2, 2.0)
+    assert summary.differing == [("g.pgn", "1.1", "1/2-1/2", "1-0", 6)]
+    assert adjudication.main([str(path), "--set", "resign_score=500"]) == 0
+    assert "adjudicated 0" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        adjudication.main([str(path), "--set", "nonsense=1"])
+    path.write_text(game(scores, "1.1").replace("b6", "b5 b4 b3 Kxa1"))  # moves that cannot be played
+    assert adjudication.main([str(path)]) == 1 and "cannot be read" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("kaggle", [False, True])
 def test_kaggle_clock_charges_only_time_beyond_the_free_increment(kaggle: bool) -> None:
     # The slow engine answers 0.3 s after its whole clock (0.1 s): beyond a Fischer clock,
@@ -869,9 +946,12 @@ def test_sprt_passes_its_book_and_clock_to_match(tmp_path):
     import sprt
 
     args = argparse.Namespace(option=["THREAT=1"], base_option=[], games=400, concurrency=2, seed=7, elo="0,10",
-                              nodes=40000, tc=None, kaggle_clock=False, openings=None)
+                              nodes=40000, tc=None, kaggle_clock=False, openings=None, adjudicate=False)
     command = sprt.match_command(args, Path("t/minnow"), Path("b/minnow"), "thr", tmp_path / "thr.pgn")
     assert command[command.index("--nodes") + 1] == "40000" and "--openings" not in command
+    assert "--adjudicate" not in command
+    args.adjudicate = True
+    assert "--adjudicate" in sprt.match_command(args, Path("t/minnow"), Path("b/minnow"), "thr", tmp_path / "thr.pgn")
     assert "option.THREAT=1" in command[command.index("--engine1") + 1]
     assert command[command.index("--sprt") + 1 : command.index("--sprt") + 3] == ["elo0=0", "elo1=10"]
     args.nodes, args.tc, args.kaggle_clock = None, "10+0.1", True
