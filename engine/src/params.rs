@@ -528,12 +528,6 @@ tunables! {
     LMR_DIVISOR: i32 = 225, 100..=400;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
-    /// Screen: one ply less reduction of the other quiets once a quiet TT move was
-    /// singularly extended (0: off).
-    LMR_SINGULAR: i32 = 0, 0..=1;
-    /// Screen: one ply more reduction once the node's children have cut off more than this
-    /// many times (0: off).
-    LMR_CUTOFF_COUNT: i32 = 0, 0..=8;
 
     /// Singular extensions from this depth ...
     SE_DEPTH: i32 = 8, 5..=12;

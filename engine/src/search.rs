@@ -102,8 +102,6 @@ struct PlyState {
     excluded: Move,
     /// Double extensions on the line to this ply.
     double_extensions: i32,
-    /// Beta cutoffs in the nodes at this ply since their parent began (`LMR_CUTOFF_COUNT`).
-    cutoffs: i32,
 }
 
 /// The search with its persistent tables.
@@ -636,8 +634,6 @@ impl Searcher {
         }
 
         // Step 11. The move loop.
-        self.stack[ply + 1].cutoffs = 0;
-        let mut singular_quiet = false;
         let us = pos.side_to_move();
         let counter = if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
             let prev = self.stack[ply - 1];
@@ -743,7 +739,6 @@ impl Searcher {
                 }
                 if s < singular_beta {
                     extension = 1;
-                    singular_quiet = !m.is_noisy();
                     if !pv_node
                         && s < singular_beta - tp!(SE_DOUBLE_MARGIN)
                         && self.stack[ply].double_extensions < tp!(SE_MAX_DOUBLE)
@@ -776,9 +771,6 @@ impl Searcher {
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    r -= (tp!(LMR_SINGULAR) > 0 && singular_quiet) as i32;
-                    r += (tp!(LMR_CUTOFF_COUNT) > 0 && self.stack[ply + 1].cutoffs > tp!(LMR_CUTOFF_COUNT))
-                        as i32;
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
@@ -806,7 +798,6 @@ impl Searcher {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.stack[ply].cutoffs += 1;
                         // Step 14. Learn from the cutoff: killers, counter-move and history
                         // for quiet moves; the quiets tried before it get a malus. Capture
                         // history (step 14a): a bonus for a cutting capture, and a malus for
