@@ -120,6 +120,21 @@ PGN_TERMINATION = {
 MATE_CP = 100_000
 
 
+def parse_settings(words: Sequence[str], keys: Sequence[str], convert: Callable[[str], float], what: str) -> dict:
+    """KEY=VALUE words as {KEY: convert(VALUE)} for the keys allowed; ValueError naming `what`
+    for any other word."""
+    values = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in keys:
+            raise ValueError(f"bad {what} setting {word!r} (use {'= '.join(keys)}=)")
+        try:
+            values[key] = convert(value)
+        except ValueError:
+            raise ValueError(f"bad {what} setting {word!r}: not a number of that kind") from None
+    return values
+
+
 @dataclass(frozen=True)
 class Adjudication:
     """When a game is decided before the rules end it (cutechess-cli's -resign and -draw, at
@@ -141,17 +156,10 @@ class Adjudication:
     @classmethod
     def parse(cls, words: Sequence[str]) -> Adjudication:
         """From KEY=VALUE words (the field names; none: the defaults)."""
-        values: dict[str, int] = {}
-        for word in words:
-            key, sep, value = word.partition("=")
-            if not sep or key not in cls.__dataclass_fields__:
-                raise ValueError(f"bad adjudication setting {word!r} (use {'=N, '.join(cls.__dataclass_fields__)}=N)")
-            try:
-                values[key] = int(value)
-            except ValueError:
-                raise ValueError(f"bad adjudication setting {word!r}: not an integer") from None
-            if values[key] < (0 if key in ("draw_move", "draw_score") else 1):
-                raise ValueError(f"bad adjudication setting {word!r}: too small")
+        values = parse_settings(words, tuple(cls.__dataclass_fields__), int, "adjudication")
+        for key, value in values.items():
+            if value < (0 if key in ("draw_move", "draw_score") else 1):
+                raise ValueError(f"bad adjudication setting {key}={value}: too small")
         return cls(**values)
 
     def decide(self, scores: Sequence[int | None]) -> str | None:
@@ -186,13 +194,7 @@ class SprtConfig:
     @classmethod
     def parse(cls, words: Sequence[str]) -> SprtConfig:
         """From words like ['elo0=0', 'elo1=5', 'alpha=0.05', 'beta=0.05']."""
-        values: dict[str, float] = {}
-        for word in words:
-            key, sep, value = word.partition("=")
-            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise ValueError(f"bad --sprt setting {word!r} (use elo0= elo1= alpha= beta=)")
-            values[key] = float(value)
-        config = cls(**values)
+        config = cls(**parse_settings(words, ("elo0", "elo1", "alpha", "beta"), float, "--sprt"))
         if config.elo1 <= config.elo0:
             raise ValueError("--sprt needs elo1 > elo0")
         if not (0 < config.alpha < 1 and 0 < config.beta < 1):

@@ -136,8 +136,10 @@ def test_sprt_config_parse() -> None:
     assert (config.elo0, config.elo1, config.alpha, config.beta) == (-5, 0, 0.1, 0.05)
     with pytest.raises(ValueError):
         match.SprtConfig.parse(["elo0=5", "elo1=0"])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad --sprt setting 'elo=5'"):
         match.SprtConfig.parse(["elo=5"])
+    with pytest.raises(ValueError, match="not a number"):
+        match.SprtConfig.parse(["elo0=five"])
 
 
 # --- EPD parsing --------------------------------------------------------------------
@@ -393,7 +395,7 @@ def test_adjudication_needs_both_engines_to_agree() -> None:
     short = match.Adjudication.parse(["draw_move=0", "draw_moves=1", "resign_score=100"])
     assert short == match.Adjudication(draw_move=0, draw_moves=1, resign_score=100)
     assert short.decide([0, 0]) == "1/2-1/2" and short.decide([100] * 6) == "1-0"
-    for bad in (["draw_move"], ["colour=3"], ["resign_moves=0"], ["draw_score=x"], ["draw_score=-1"]):
+    for bad in (["draw_move"], ["colour=3"], ["resign_moves=0"], ["draw_score=x"], ["draw_score=-1"], ["draw_moves=1.5"]):
         with pytest.raises(ValueError, match="bad adjudication setting"):
             match.Adjudication.parse(bad)
 
