@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import collections
-import multiprocessing
+import concurrent.futures
 import os
 import random
 import sys
@@ -290,8 +290,13 @@ def run(
     work = [(s.fen, depth) for s in samples]
     with UciEngine(engine_path, timeout) as engine:
         engine.handshake()
-        with multiprocessing.Pool(jobs) as pool:
-            for sample, reference in zip(samples, pool.imap(_reference_job, work), strict=True):
+        # Not multiprocessing.Pool: leaving its imap early (a mismatch, a dead engine)
+        # terminates workers that may be half-way through writing a result, and its result
+        # thread then waited for ever (a hang seen in CI on a loaded machine). The executor
+        # cancels the references not yet started and lets the running ones finish.
+        pool = concurrent.futures.ProcessPoolExecutor(jobs)
+        try:
+            for sample, reference in zip(samples, pool.map(_reference_job, work), strict=True):
                 try:
                     divide, total = engine.perft(sample.fen, depth, timeout)
                 except EngineError as exc:
@@ -304,6 +309,8 @@ def run(
                 report.features.update(sample.features)
                 if progress:
                     progress(report.positions, len(samples))
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return report
 
 
