@@ -171,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     tc = TimeControl(base, inc, nodes=args.nodes, kaggle=args.kaggle_clock)
+    adjudication = Adjudication() if args.adjudicate else None
     params = parse_params(args.params, engine_tunables(args.engine), args.r_end)
     state = load_state(args.state, params, args.iterations)
     args.state.parent.mkdir(parents=True, exist_ok=True)
@@ -192,8 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                  engine_spec(args.engine, "minus", params, minus, args.hash))
         jobs = schedule_games(openings, 2 * args.pairs, seed=args.seed * 7919 + k)
         started = time.time()
-        tally, _ = run_match(MatchConfig(specs, tc, jobs, args.concurrency, event="minnow spsa",
-                                         adjudication=Adjudication() if args.adjudicate else None))
+        tally, _ = run_match(MatchConfig(specs, tc, jobs, args.concurrency, event="minnow spsa", adjudication=adjudication))
         result = tally.wins - tally.losses
         state["theta"] = spsa_update(state["theta"], params, signs, k, args.iterations, result)
         state["done"] = k

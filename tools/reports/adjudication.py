@@ -25,11 +25,12 @@ import chess
 import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from bank import MOVE_TIME  # noqa: E402
 from match import MATE_CP, Adjudication  # noqa: E402
 
 # match.py writes a score with its sign, then "/depth" (a bare "0.101s" is a time only).
 COMMENT = re.compile(r"^\s*(?:(?P<mate>[+-]M\d+)|(?P<cp>[+-]\d+(?:\.\d+)?))(?=/|\s|$)")
-TIME = re.compile(r"(\d+(?:\.\d+)?)s\b")
 
 
 def move_score(comment: str, white_moved: bool) -> int | None:
@@ -47,7 +48,7 @@ def move_score(comment: str, white_moved: bool) -> int | None:
 
 def move_time(comment: str) -> float:
     """The seconds the move took, from its comment (0 when it has none)."""
-    found = TIME.search(comment)
+    found = MOVE_TIME.search(comment)
     return float(found.group(1)) if found else 0.0
 
 
