@@ -551,6 +551,9 @@ tunables! {
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
+    /// Screen: an exact TT score stands for the static evaluation too, and quiescence's
+    /// stand pat is sharpened by the TT score as the main search's is (0: off).
+    TT_EVAL_EXACT: i32 = 0, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

@@ -579,7 +579,9 @@ impl Searcher {
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
-            && ((h.bound == Bound::Lower && h.score > eval) || (h.bound == Bound::Upper && h.score < eval))
+            && ((h.bound == Bound::Lower && h.score > eval)
+                || (h.bound == Bound::Upper && h.score < eval)
+                || (tp!(TT_EVAL_EXACT) > 0 && h.bound == Bound::Exact))
         {
             eval = h.score;
         }
@@ -917,10 +919,18 @@ impl Searcher {
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
-            if static_eval >= beta {
-                return static_eval;
+            if tp!(TT_EVAL_EXACT) > 0
+                && let Some(h) = hit
+                && (h.bound == Bound::Exact
+                    || (h.bound == Bound::Lower && h.score > best_score)
+                    || (h.bound == Bound::Upper && h.score < best_score))
+            {
+                best_score = h.score;
             }
-            alpha = alpha.max(static_eval);
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
         }
 
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
