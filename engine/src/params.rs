@@ -501,6 +501,8 @@ tunables! {
     /// Extra null-move reduction when the eval is this much above beta (one ply at most:
     /// a larger extra reduction missed tactics, WAC 266 -> 271 with the cap).
     NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
+    /// Screen: the most plies of that extra reduction (the shipped cap is one ply).
+    NMP_EVAL_MAX: i32 = 1, 0..=7;
 
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;

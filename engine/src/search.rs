@@ -612,7 +612,7 @@ impl Searcher {
             {
                 let r = tp!(NMP_BASE_REDUCTION)
                     + depth / tp!(NMP_DEPTH_DIVISOR)
-                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(1);
+                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(tp!(NMP_EVAL_MAX));
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
