@@ -539,6 +539,9 @@ tunables! {
     SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
+    /// Screen: plies the TT move loses when its own bound reaches beta but another move
+    /// would too (the shipped negative extension is one ply).
+    SE_NEGATIVE: i32 = 1, 0..=3;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
 

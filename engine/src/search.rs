@@ -750,7 +750,7 @@ impl Searcher {
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if h.score >= beta {
-                    extension = -1;
+                    extension = -tp!(SE_NEGATIVE);
                 }
             }
 
