@@ -506,6 +506,8 @@ tunables! {
 
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
+    /// Screen: plies of that reduction (the shipped reduction is one ply).
+    IIR_PLIES: i32 = 1, 1..=3;
 
     /// Late-move pruning: deepest depth.
     LMP_DEPTH: i32 = 8, 3..=12;

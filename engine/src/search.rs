@@ -632,7 +632,7 @@ impl Searcher {
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
         if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE && excluded == Move::NONE {
-            depth -= 1;
+            depth -= tp!(IIR_PLIES);
         }
 
         // Step 11. The move loop.
