@@ -501,13 +501,9 @@ tunables! {
     /// Extra null-move reduction when the eval is this much above beta (one ply at most:
     /// a larger extra reduction missed tactics, WAC 266 -> 271 with the cap).
     NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
-    /// Screen: the most plies of that extra reduction (the shipped cap is one ply).
-    NMP_EVAL_MAX: i32 = 1, 0..=7;
 
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
-    /// Screen: plies of that reduction (the shipped reduction is one ply).
-    IIR_PLIES: i32 = 1, 1..=3;
 
     /// Late-move pruning: deepest depth.
     LMP_DEPTH: i32 = 8, 3..=12;
@@ -541,9 +537,6 @@ tunables! {
     SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
-    /// Screen: plies the TT move loses when its own bound reaches beta but another move
-    /// would too (the shipped negative extension is one ply).
-    SE_NEGATIVE: i32 = 1, 0..=3;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
 
@@ -558,9 +551,6 @@ tunables! {
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
-    /// Screen: an exact TT score stands for the static evaluation too, and quiescence's
-    /// stand pat is sharpened by the TT score as the main search's is (0: off).
-    TT_EVAL_EXACT: i32 = 0, 0..=1;
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;

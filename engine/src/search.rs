@@ -579,9 +579,7 @@ impl Searcher {
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
-            && ((h.bound == Bound::Lower && h.score > eval)
-                || (h.bound == Bound::Upper && h.score < eval)
-                || (tp!(TT_EVAL_EXACT) > 0 && h.bound == Bound::Exact))
+            && ((h.bound == Bound::Lower && h.score > eval) || (h.bound == Bound::Upper && h.score < eval))
         {
             eval = h.score;
         }
@@ -612,7 +610,7 @@ impl Searcher {
             {
                 let r = tp!(NMP_BASE_REDUCTION)
                     + depth / tp!(NMP_DEPTH_DIVISOR)
-                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(tp!(NMP_EVAL_MAX));
+                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(1);
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
@@ -632,7 +630,7 @@ impl Searcher {
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
         if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE && excluded == Move::NONE {
-            depth -= tp!(IIR_PLIES);
+            depth -= 1;
         }
 
         // Step 11. The move loop.
@@ -750,7 +748,7 @@ impl Searcher {
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if h.score >= beta {
-                    extension = -tp!(SE_NEGATIVE);
+                    extension = -1;
                 }
             }
 
@@ -919,18 +917,10 @@ impl Searcher {
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
-            if tp!(TT_EVAL_EXACT) > 0
-                && let Some(h) = hit
-                && (h.bound == Bound::Exact
-                    || (h.bound == Bound::Lower && h.score > best_score)
-                    || (h.bound == Bound::Upper && h.score < best_score))
-            {
-                best_score = h.score;
+            if static_eval >= beta {
+                return static_eval;
             }
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
+            alpha = alpha.max(static_eval);
         }
 
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
