@@ -181,11 +181,18 @@ impl Histories {
     /// entries after `prev`.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
+        self.weighted_quiet_score(pos, prev, m, 1)
+    }
+
+    /// `quiet_score` with the butterfly and the one-ply continuation counted `weight` times.
+    #[inline]
+    pub fn weighted_quiet_score(&self, pos: &Position, prev: Continuation, m: Move, weight: i32) -> i32 {
         let kind = mover(pos, m).index();
-        let mut score = self.butterfly(pos.side_to_move(), m);
-        for p in prev.0 {
+        let mut score = self.butterfly(pos.side_to_move(), m) * weight;
+        for (back, p) in prev.0.into_iter().enumerate() {
             if p != Continuation::NONE {
-                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
+                let w = if back == 0 { weight } else { 1 };
+                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32 * w;
             }
         }
         score
@@ -483,7 +490,7 @@ impl MovePicker {
                         self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            key(histories.quiet_score(pos, self.prev, m), i)
+                            key(histories.weighted_quiet_score(pos, self.prev, m, tp!(ORDER_MAIN_WEIGHT)), i)
                         };
                     }
                     if self.only_checks {
