@@ -181,18 +181,11 @@ impl Histories {
     /// entries after `prev`.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
-        self.weighted_quiet_score(pos, prev, m, 1)
-    }
-
-    /// `quiet_score` with the butterfly and the one-ply continuation counted `weight` times.
-    #[inline]
-    pub fn weighted_quiet_score(&self, pos: &Position, prev: Continuation, m: Move, weight: i32) -> i32 {
         let kind = mover(pos, m).index();
-        let mut score = self.butterfly(pos.side_to_move(), m) * weight;
-        for (back, p) in prev.0.into_iter().enumerate() {
+        let mut score = self.butterfly(pos.side_to_move(), m);
+        for p in prev.0 {
             if p != Continuation::NONE {
-                let w = if back == 0 { weight } else { 1 };
-                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32 * w;
+                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
             }
         }
         score
@@ -490,7 +483,7 @@ impl MovePicker {
                         self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            key(histories.weighted_quiet_score(pos, self.prev, m, tp!(ORDER_MAIN_WEIGHT)), i)
+                            key(histories.quiet_score(pos, self.prev, m), i)
                         };
                     }
                     if self.only_checks {

@@ -539,9 +539,6 @@ tunables! {
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
-    /// Screen: how many times the butterfly and the one-ply continuation history count in
-    /// the quiet order, against the two-ply continuation's once (1: all equal).
-    ORDER_MAIN_WEIGHT: i32 = 1, 1..=4;
 
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
