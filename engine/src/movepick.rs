@@ -10,12 +10,13 @@
 
 use arrayvec::ArrayVec;
 
+use crate::attacks;
 use crate::board::{CheckInfo, Position};
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
-use crate::types::{Color, Move, PieceType};
+use crate::types::{Bitboard, Color, Move, PieceType};
 
 /// Quiet-move ordering memory, kept between searches (cleared by `ucinewgame`).
 pub struct Histories {
@@ -478,12 +479,19 @@ impl MovePicker {
                         continue;
                     }
                     self.generate_quiets(pos);
+                    let threats = lesser_threats(pos);
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
                         self.keys[i] = if self.is_special(m) {
                             PICKED
                         } else {
-                            key(histories.quiet_score(pos, self.prev, m), i)
+                            // A piece leaving a square a lesser piece attacks first, one
+                            // stepping onto such a square last.
+                            let kind = mover(pos, m).index();
+                            let t = threats[kind];
+                            let escape = t.contains(m.from()) as i32 - t.contains(m.to()) as i32;
+                            let bonus = escape * THREAT_LEVEL[kind] * tp!(THREAT_ORDER);
+                            key(histories.quiet_score(pos, self.prev, m) + bonus, i)
                         };
                     }
                     if self.only_checks {
@@ -528,6 +536,34 @@ impl MovePicker {
             }
         }
     }
+}
+
+/// How much a piece of each kind gains from escaping a lesser attacker: a minor 1, a
+/// rook 2, a queen 3 (pawns and kings 0).
+const THREAT_LEVEL: [i32; 6] = [0, 1, 1, 2, 3, 0];
+
+/// For each kind of the side to move's pieces, the squares a lesser piece of the opponent
+/// attacks: pawns for minors; pawns and minors for rooks; pawns, minors and rooks for queens.
+fn lesser_threats(pos: &Position) -> [Bitboard; 6] {
+    let them = !pos.side_to_move();
+    let occupied = pos.occupied();
+    let mut t = [Bitboard::EMPTY; 6];
+    let pawns = pos.pieces(them, PieceType::Pawn).forward(them);
+    let mut by = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
+    t[1] = by;
+    t[2] = by;
+    for sq in pos.pieces(them, PieceType::Knight) {
+        by |= attacks::knight(sq);
+    }
+    for sq in pos.pieces(them, PieceType::Bishop) {
+        by |= attacks::bishop(sq, occupied);
+    }
+    t[3] = by;
+    for sq in pos.pieces(them, PieceType::Rook) {
+        by |= attacks::rook(sq, occupied);
+    }
+    t[4] = by;
+    t
 }
 
 /// Most valuable victim first, then least valuable attacker; queen promotions high.

@@ -552,6 +552,10 @@ tunables! {
     /// its late-move reduction, not the node's (0: off).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
+    /// Quiet order: a minor, rook or queen leaving a square a lesser piece attacks gains
+    /// this once, twice or three times; stepping onto one loses as much.
+    THREAT_ORDER: i32 = 5000, 0..=16000;
+
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
