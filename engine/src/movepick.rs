@@ -599,4 +599,39 @@ mod tests {
             assert_eq!(0xFF - (key(-7, i) & 0xFF) as usize, i);
         }
     }
+
+    #[test]
+    fn lesser_threats_count_only_cheaper_attackers() {
+        crate::attacks::init();
+        let sq = |name: &str| crate::types::Square::parse(name.as_bytes()).unwrap();
+        let mut pos = Position::empty();
+        for (color, kind, at) in [
+            (Color::White, PieceType::King, "e1"),
+            (Color::White, PieceType::Knight, "d5"),
+            (Color::White, PieceType::Rook, "c4"),
+            (Color::White, PieceType::Queen, "h5"),
+            (Color::Black, PieceType::King, "e8"),
+            (Color::Black, PieceType::Pawn, "e6"),
+            (Color::Black, PieceType::Bishop, "a6"),
+            (Color::Black, PieceType::Rook, "h8"),
+        ] {
+            pos.put(crate::types::Piece::new(color, kind), sq(at));
+        }
+        pos.finish_setup();
+        let t = lesser_threats(&pos);
+        // The pawn threatens the knight's square; the bishop the rook's but not a minor's;
+        // the rook the queen's but not a rook's; nothing counts for pawns or the king.
+        assert!(
+            t[PieceType::Knight.index()].contains(sq("d5"))
+                && t[PieceType::Bishop.index()].contains(sq("f5"))
+        );
+        assert!(
+            !t[PieceType::Knight.index()].contains(sq("c4")) && t[PieceType::Rook.index()].contains(sq("c4"))
+        );
+        assert!(
+            !t[PieceType::Rook.index()].contains(sq("h5")) && t[PieceType::Queen.index()].contains(sq("h5"))
+        );
+        assert!(!t[PieceType::Queen.index()].contains(sq("h4")), "the queen blocks the rook's file");
+        assert!(t[PieceType::Pawn.index()].is_empty() && t[PieceType::King.index()].is_empty());
+    }
 }
