@@ -172,7 +172,7 @@ fn adjacent_files(sq: Square) -> Bitboard {
 
 /// Squares attacked by all pawns of `color`.
 #[inline(always)]
-fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
+pub(crate) fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
     let f = pawns.forward(color);
     Bitboard(((f.0 << 1) & !Bitboard::FILE_A.0) | ((f.0 >> 1) & !Bitboard::FILE_H.0))
 }

@@ -12,6 +12,7 @@ use arrayvec::ArrayVec;
 
 use crate::attacks;
 use crate::board::{CheckInfo, Position};
+use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
@@ -548,8 +549,7 @@ fn lesser_threats(pos: &Position) -> [Bitboard; 6] {
     let them = !pos.side_to_move();
     let occupied = pos.occupied();
     let mut t = [Bitboard::EMPTY; 6];
-    let pawns = pos.pieces(them, PieceType::Pawn).forward(them);
-    let mut by = Bitboard(((pawns.0 << 1) & !Bitboard::FILE_A.0) | ((pawns.0 >> 1) & !Bitboard::FILE_H.0));
+    let mut by = pawn_attack_span(them, pos.pieces(them, PieceType::Pawn));
     t[1] = by;
     t[2] = by;
     for sq in pos.pieces(them, PieceType::Knight) {
