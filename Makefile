@@ -4,7 +4,7 @@
 EXE    ?= minnow
 PYTHON := .venv/bin/python
 
-.PHONY: all main test venv submission arena perft-full crosscheck perft-speed bench measure wac mates clean
+.PHONY: all main test venv submission arena perft-full crosscheck perft-speed bench criterion measure wac mates clean
 
 all:
 	cargo build --release
@@ -54,7 +54,14 @@ perft-speed:
 	cargo build --release
 	python3 tools/reports/perft_speed.py --repeats 5
 
+# The bench signature, as OpenBench reads it: the last line's node count (the newest
+# commit message's `Bench: N`, which tests/python/test_bench.py checks).
 bench:
+	cargo build --release
+	target/release/minnow bench
+
+# The criterion benchmarks (benches/movegen.rs).
+criterion:
 	cargo bench --bench movegen
 
 # Win-At-Chess at 200 ms and 1 s a position, and the mate suite.

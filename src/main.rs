@@ -23,8 +23,8 @@ core::arch::global_asm!(
     "ud2",
 );
 
-/// Largest `Hash` in MiB: with the 0.84 MiB slider table this keeps the engine inside the
-/// competition's 5 MiB. Pages of the table beyond the `Hash` in use are never touched and
+/// Largest `Hash` in MiB: beside the continuation histories (576 KiB), the network and the
+/// code, this keeps the engine well inside the competition's 5 MiB. Pages of the table beyond the `Hash` in use are never touched and
 /// cost no memory.
 const MAX_HASH_MIB: usize = 3;
 
@@ -189,8 +189,10 @@ extern "C" fn minnow_start(stack: *const usize) -> ! {
         let mut command = arrayvec::ArrayString::<16>::new();
         let _ = command.try_push_str("bench ");
         // SAFETY: as above.
-        if let Some(depth) = unsafe { arg(stack, 2) }.and_then(ascii) {
-            let _ = command.try_push_str(depth);
+        if let Some(depth) = unsafe { arg(stack, 2) } {
+            // One that is not ASCII or longer than the 10 bytes left is not a depth: `?`,
+            // which `bench` refuses with an error line, as it refuses `bench abc`.
+            let _ = command.try_push_str(ascii(depth).filter(|d| d.len() <= 10).unwrap_or("?"));
         }
         uci.handle_line(&command, &mut out, &mut system);
         out.flush();

@@ -371,7 +371,14 @@ fn negative_and_missing_clocks_still_give_a_move() {
     assert!(tm.timed && tm.hard == 1 && tm.soft == 1, "a clock at zero: {} / {} ms", tm.soft, tm.hard);
     let tm = minnow::time::TimeManager::new(&Limits { movetime: Some(0), ..Limits::default() }, 20);
     assert!(tm.timed && tm.hard == 1, "a move time of zero: {} ms", tm.hard);
-    for go in ["go wtime -500 btime 100", "go wtime 0 btime 0", "go movetime -5", "go wtime 50 winc -20"] {
+    // Only the opponent's clock (white to move): ours counts as run out, as in Stockfish.
+    for go in [
+        "go wtime -500 btime 100",
+        "go wtime 0 btime 0",
+        "go movetime -5",
+        "go wtime 50 winc -20",
+        "go btime 1000",
+    ] {
         let mut e = Engine::start();
         e.send(format!("position startpos\n{go}\n").as_bytes());
         let lines = e.until("bestmove");
@@ -379,9 +386,9 @@ fn negative_and_missing_clocks_still_give_a_move() {
         assert!(parse_uci_move(&Position::startpos(), &mv).is_ok(), "{go}: {lines:?}");
         assert!(!lines.iter().any(|l| l.starts_with("info string error")), "{go}: {lines:?}");
     }
-    // No clock for the side to move (or an unreadable one): search until stopped, so
-    // still searching after a second (beyond the 1,000 ms of black's clock).
-    for go in ["go btime 1000", "go wtime x"] {
+    // No clock at all (none given, or an unreadable one): search until stopped, as
+    // Stockfish does, so still searching after a second.
+    for go in ["go", "go wtime x"] {
         let mut e = Engine::start();
         e.send(format!("position startpos\n{go}\n").as_bytes());
         let mut lines = still_searching_after(&mut e, 1000);

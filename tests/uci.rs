@@ -3,6 +3,10 @@
 mod common;
 
 use common::Engine;
+use minnow::Position;
+use minnow::movegen::{legal_move_list, parse_uci_move};
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// Runs the engine on `input` (input closed afterwards) and returns (stdout, exit code).
 fn run_bytes(input: &[u8]) -> (String, i32) {
@@ -90,6 +94,65 @@ fn numbers_take_a_sign_and_are_refused_beyond_64_bits() {
         let out = run(&format!("setoption name Hash value {value}\nisready\n"));
         assert_eq!(errors(&out).len(), 1, "Hash {value}: {out}");
     }
+}
+
+/// The time from sending `go` (after `position` and a `readyok`) to the `bestmove`, and
+/// that move.
+fn time_to_bestmove(position: &str, go: &str) -> (Duration, String) {
+    let mut e = Engine::start();
+    e.send(format!("position {position}\nisready\n").as_bytes());
+    e.until("readyok");
+    let start = Instant::now();
+    e.send(format!("{go}\n").as_bytes());
+    let lines = e.until("bestmove");
+    let elapsed = start.elapsed();
+    (elapsed, lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string())
+}
+
+/// `go` with only the opponent's clock plays at once, as Stockfish does: the clock of the
+/// side to move counts as run out (without the fix it searched until `stop`, past the
+/// 60 s `until` waits). A clock of its own, in either order, is still used.
+#[test]
+fn go_with_only_the_opponents_clock_plays_at_once() {
+    let after_e4 = Position::startpos().after(parse_uci_move(&Position::startpos(), "e2e4").unwrap());
+    for (position, pos, go) in [
+        ("startpos", Position::startpos(), "go btime 1000"),
+        ("startpos", Position::startpos(), "go btime 1000 binc 100 winc 100"),
+        ("startpos moves e2e4", after_e4, "go wtime 1000 winc 100"),
+    ] {
+        let (elapsed, mv) = time_to_bestmove(position, go);
+        assert!(elapsed < Duration::from_secs(1), "{position}, {go}: bestmove after {elapsed:?}");
+        let played = parse_uci_move(&pos, &mv).unwrap_or_else(|e| panic!("{position}, {go}: {mv}: {e}"));
+        assert!(legal_move_list(&pos).contains(&played));
+    }
+    // White's own 2 s: a soft limit of about 50 ms (at least half of it after scaling),
+    // which the search does not stop before.
+    for go in ["go btime 1000 wtime 2000", "go wtime 2000 btime 1000"] {
+        let (elapsed, _) = time_to_bestmove("startpos", go);
+        assert!(elapsed >= Duration::from_millis(20), "{go}: bestmove after {elapsed:?}");
+    }
+}
+
+/// `bench` with a depth that is not a number from 1 to 64 says so and runs nothing, over
+/// UCI and from the shell (`minnow bench abc`), instead of running the default depth;
+/// `bench 1` runs.
+#[test]
+fn bench_refuses_a_depth_that_is_not_one_from_1_to_64() {
+    let error = "info string error: bench: expected a depth from 1 to 64";
+    for depth in ["abc", "0", "65", "-3", "1.5", "99999999999999999999"] {
+        let out = run(&format!("bench {depth}\nisready\n"));
+        assert_eq!(out, format!("{error}\nreadyok\n"), "bench {depth}");
+        let shell = Command::new(env!("CARGO_BIN_EXE_minnow")).args(["bench", depth]).output().unwrap();
+        assert!(shell.status.success(), "minnow bench {depth}: {shell:?}");
+        assert_eq!(String::from_utf8_lossy(&shell.stdout), format!("{error}\n"), "minnow bench {depth}");
+    }
+    // Not ASCII: refused too, from the shell (over UCI the reader refuses the line).
+    let shell = Command::new(env!("CARGO_BIN_EXE_minnow")).args(["bench", "dépth"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&shell.stdout), format!("{error}\n"));
+    let out = run("bench 1\n");
+    assert!(errors(&out).is_empty(), "{out}");
+    let nodes: u64 = out.lines().last().unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(out.ends_with(" nps\n") && nodes > 16, "{out}");
 }
 
 /// Spin values out of range are clamped, as GUIs expect, with an `info string` saying so,

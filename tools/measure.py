@@ -92,6 +92,25 @@ def measure(path: Path, runs: int) -> dict[str, float]:
     }
 
 
+# The widest variant name the table prints; a longer path is cut from the left.
+NAME_WIDTH = 48
+
+
+def variant_name(path: Path, width: int = NAME_WIDTH) -> str:
+    """How the table names a binary: its path relative to the repository (as given when it
+    is outside), and when that is longer than `width`, an ellipsis and the path's tail, cut
+    at a `/` so that the tail's directories are whole (`…/fresh/target/release/minnow`)."""
+    try:
+        text = str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        text = str(path)
+    if len(text) <= width:
+        return text
+    tail = text[len(text) - width + 1 :]
+    slash = tail.find("/")
+    return "…" + (tail[slash:] if slash >= 0 else tail)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -101,13 +120,14 @@ def main() -> int:
     args = parser.parse_args()
 
     engines = args.engine or [build()]
-    variants = [(str(path)[-26:], path) for path in engines]
+    variants = [(variant_name(path), path) for path in engines]
+    width = max(len("variant"), *(len(name) for name, _ in variants))
 
-    print(f"{'variant':26} {'bytes':>8} {'xz -9e':>8} {'static':>6} {'start-up':>9} {'idle RSS':>9} {'perft 6':>8} {'perft RSS':>10}")
+    print(f"{'variant':{width}} {'bytes':>8} {'xz -9e':>8} {'static':>6} {'start-up':>9} {'idle RSS':>9} {'perft 6':>8} {'perft RSS':>10}")
     for name, path in variants:
         m = measure(path, args.runs)
         print(
-            f"{name:26} {m['size']:>8} {m['xz']:>8} {'yes' if m['static'] else 'NO':>6} "
+            f"{name:{width}} {m['size']:>8} {m['xz']:>8} {'yes' if m['static'] else 'NO':>6} "
             f"{m['startup_ms']:>7.2f}ms {m['idle_rss_kib']:>6} KiB {m['perft6_s']:>7.2f}s {m['perft6_rss_kib']:>6} KiB"
         )
         if not m["static"]:

@@ -5,7 +5,7 @@
 //! side (the side's own pieces first, squares flipped vertically for black), one shared
 //! first layer giving an accumulator per perspective, SCReLU (`clamp(x, 0, 1)²`) on both,
 //! the side to move's half first, then one output chosen from `B` output buckets by the
-//! number of pieces on the board ([`output_bucket`]), so that a small net can weigh its
+//! number of pieces on the board ([`bucket_of`]), so that a small net can weigh its
 //! features differently in the opening and the endgame. The output `o` is the evaluation
 //! in units of [`EVAL_SCALE`] centipawns: `eval = 400 · o`.
 //!
@@ -21,7 +21,9 @@
 //! bias, clipped to [0, 1], shared by the buckets; the bucket's output weights then read
 //! those neurons instead of the activations.
 //!
-//! The quantized file (`.nnue`), little-endian:
+//! The quantized file (`.nnue`), little-endian (the engine defines its layout, the feature
+//! index and the output bucket, `minnow::nnue`, and this module uses them: [`Layout`],
+//! [`feature_pair`], [`bucket_of`]):
 //!
 //! | bytes | what |
 //! | --- | --- |
@@ -48,34 +50,17 @@
 use crate::format::Record;
 use crate::rng::Rng;
 
-/// Input features per perspective.
-pub const INPUTS: usize = 768;
-/// Centipawns per unit of network output.
-pub const EVAL_SCALE: f32 = 400.0;
+pub use minnow::nnue::{HEADER_BYTES, INPUTS, Layout, MAGIC, QO, bucket_of, feature_pair};
+
+/// Centipawns per unit of network output (the engine's [`minnow::nnue::SCALE`]).
+pub const EVAL_SCALE: f32 = minnow::nnue::SCALE as f32;
 /// First-layer quantization by default (`train --qa`): weights and biases times this,
 /// weights as i8.
 pub const QA: i32 = 64;
 /// Output-layer quantization: weights times this, as i8; with a dense layer, its weights.
 pub const QB: i32 = 64;
-/// With a dense layer, the output weights' quantization: times this, as i16.
-pub const QO: i32 = 1024;
 /// The piece index of each view's own king in [`feature_pair`]'s numbering.
 const OWN_KING: usize = 5;
-
-/// The output bucket of a position with `pieces` pieces (kings included) among `buckets`.
-#[inline]
-pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
-    ((pieces.max(2) - 2) * buckets / 31).min(buckets - 1)
-}
-
-/// Feature index of `piece` (0..12, white pawn..king then black) on `square` from white's
-/// view, and from black's (own pieces first, board flipped).
-#[inline]
-pub fn feature_pair(piece: usize, square: usize) -> (usize, usize) {
-    let white = piece * 64 + square;
-    let black = ((piece + 6) % 12) * 64 + (square ^ 56);
-    (white, black)
-}
 
 /// Float network.
 #[derive(Clone, Debug)]
@@ -151,7 +136,7 @@ impl Sample {
             pieces: r.occupancy.count_ones() as u8,
         };
         for (piece, sq) in r.pieces() {
-            let (w, b) = feature_pair(piece.index(), sq);
+            let [w, b] = feature_pair(piece.index(), sq, [0, 0]);
             s.white[s.count as usize] = w as u16;
             s.black[s.count as usize] = b as u16;
             s.count += 1;
@@ -373,7 +358,7 @@ impl Network {
     /// (output weights, output bias) of a sample's bucket.
     #[inline(always)]
     fn output(&self, s: &Sample) -> (usize, f32) {
-        let k = output_bucket(s.pieces as usize, self.buckets);
+        let k = bucket_of(s.pieces as usize, self.buckets);
         (k * self.fan_in(), self.b2[k])
     }
 
@@ -660,37 +645,33 @@ impl Network {
     /// quantization-aware, so this is the very net the engine computes, and a shipped net
     /// can be trained further (`train --init`).
     pub fn from_quantized(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < 12 || &bytes[..4] != b"MNN3" {
+        if bytes.len() < HEADER_BYTES || bytes[..4] != MAGIC {
             return Err("not a quantized net: no MNN3 header".into());
         }
-        let hidden = usize::from(u16::from_le_bytes([bytes[4], bytes[5]]));
-        let (qa, qb, buckets) = (i32::from(bytes[6]), i32::from(bytes[7]), usize::from(bytes[8]));
+        let layout = Layout::of(bytes);
+        let (hidden, qa, qb, buckets) = (layout.stored, layout.qa, layout.qb, layout.buckets);
         if !(1..=4096).contains(&hidden) || !(1..=64).contains(&buckets) || qa == 0 || qb != QB {
             return Err(format!("implausible header: {hidden} hidden, {buckets} buckets, QA {qa}, QB {qb}"));
         }
         if bytes[9] > 3 || bytes[11] != 0 {
             return Err(format!("unknown header flags {:?}", &bytes[9..12]));
         }
-        let dense = usize::from(bytes[10]);
-        if bytes[9] & 2 != 0 && (bytes[9] & 1 != 0 || dense > 0) {
+        let dense = layout.dense;
+        if layout.pairs && (layout.king_mirror || dense > 0) {
             return Err(
                 "mirrored pairs with king mirroring or a dense layer: not a net this format has".into()
             );
         }
-        let rest = if dense > 0 {
-            dense * 2 * hidden + 4 * dense + buckets * dense * 2 + 4 * buckets
-        } else {
-            buckets * 2 * hidden + 4 * buckets
-        };
-        let want = 12 + INPUTS * hidden + 2 * hidden + rest;
+        let want = layout.bytes();
         if bytes.len() != want {
             return Err(format!("{} bytes, {want} expected for its header", bytes.len()));
         }
         let mut net = Network::random_dense(hidden, dense, buckets, 0);
         net.qa = qa;
-        (net.mirror, net.pairs) = (bytes[9] & 1 == 1, bytes[9] & 2 == 2);
+        (net.mirror, net.pairs) = (layout.king_mirror, layout.pairs);
         let (qa, qb) = (qa as f32, qb as f32);
-        let mut at = 12;
+        // Each part read from where the layout puts it (they follow each other).
+        let mut at = layout.first_layer();
         for i in 0..hidden {
             let mut w = 0i8;
             for f in 0..INPUTS {
@@ -699,6 +680,7 @@ impl Network {
                 at += 1;
             }
         }
+        at = layout.biases();
         for b in &mut net.b1 {
             *b = f32::from(i16::from_le_bytes([bytes[at], bytes[at + 1]])) / qa;
             at += 2;
@@ -708,13 +690,16 @@ impl Network {
             *at += 4;
             i32::from_le_bytes(bytes[*at - 4..*at].try_into().expect("four bytes")) as f32
         };
+        at = layout.dense_weights();
         for w in &mut net.wd {
             *w = f32::from(bytes[at] as i8) / qb;
             at += 1;
         }
+        at = layout.dense_biases();
         for b in &mut net.bd {
             *b = i32_at(&mut at) / bd_grid;
         }
+        at = layout.output_weights();
         for w in &mut net.w2 {
             *w = if dense > 0 {
                 at += 2;
@@ -724,16 +709,18 @@ impl Network {
                 f32::from(bytes[at - 1] as i8) / w2_grid
             };
         }
+        at = layout.output_biases();
         for b in &mut net.b2 {
             *b = i32_at(&mut at) / b2_grid;
         }
         Ok(net)
     }
 
-    /// The quantized file the engine embeds (format in the module documentation).
+    /// The quantized file the engine embeds (format in the module documentation), as long
+    /// as the engine's [`Layout`] of its header says (checked).
     pub fn quantize(&self) -> Vec<u8> {
         let q8 = |w: f32, q: i32| (w * q as f32).round().clamp(-127.0, 127.0) as i8;
-        let mut out = b"MNN3".to_vec();
+        let mut out = MAGIC.to_vec();
         out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         let qa = self.qa;
         let flags = u8::from(self.mirror) | u8::from(self.pairs) << 1;
@@ -766,6 +753,7 @@ impl Network {
         for &b in &self.b2 {
             out.extend_from_slice(&((b * b2_grid).round() as i32).to_le_bytes());
         }
+        assert_eq!(out.len(), Layout::of(&out).bytes(), "the file's length against the engine's layout");
         out
     }
 }
@@ -852,7 +840,7 @@ mod tests {
     /// The output written out plainly, neuron by neuron, for the tests below.
     fn reference_output(net: &Network, s: &Sample) -> f32 {
         let (h, (us, them)) = (net.hidden, s.perspectives());
-        let k = output_bucket(s.pieces as usize, net.buckets);
+        let k = bucket_of(s.pieces as usize, net.buckets);
         if net.pairs {
             // The twins are the neurons on the mirrored board, with the same output weights.
             let plain = Network { pairs: false, ..net.clone() };
@@ -906,7 +894,7 @@ mod tests {
                 assert!((f64::from(loss) - loss_of(&net)).abs() < 1e-6);
                 // A weight of each kind the sample reaches: first layer, biases, output.
                 let f = s.perspectives().0[0] as usize;
-                let k = output_bucket(s.pieces as usize, net.buckets);
+                let k = bucket_of(s.pieces as usize, net.buckets);
                 type Field = fn(&mut Network) -> &mut Vec<f32>;
                 let fan_in = net.fan_in();
                 let mut probes: Vec<(Field, usize)> = vec![
@@ -988,6 +976,67 @@ mod tests {
         let queenside = sample("2kr4/8/8/8/8/8/8/1K1R4 b - - 0 1");
         assert_eq!(queenside.king_mirrored().white, queenside.white);
         assert_eq!(queenside.king_mirrored().black, queenside.black);
+    }
+
+    /// Every file the trainer writes is laid out as the engine's [`Layout`] of its header
+    /// says: the header's shape is the net's, the length is the layout's, and each part
+    /// starts where the layout puts it (its first value read there is the net's, rounded),
+    /// with or without a dense layer, mirrored pairs or king mirroring.
+    #[test]
+    fn files_the_trainer_writes_have_the_engine_layout() {
+        let i32_at = |file: &[u8], at: usize| i32::from_le_bytes(file[at..at + 4].try_into().unwrap());
+        for (hidden, dense, buckets, pairs, mirror) in [
+            (16, 0, 4, false, false),
+            (16, 8, 4, false, false),
+            (24, 0, 8, true, false),
+            (8, 0, 1, false, true),
+        ] {
+            let mut net = Network::random_dense(hidden, dense, buckets, 13);
+            (net.pairs, net.mirror, net.qa) = (pairs, mirror, 48);
+            net.b1.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.21 - 0.7);
+            net.bd.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.13 - 0.4);
+            net.b2.iter_mut().enumerate().for_each(|(k, b)| *b = k as f32 * 0.07 - 0.3);
+            let file = net.quantize();
+            let layout = Layout::of(&file);
+            let shape = (layout.stored, layout.dense, layout.buckets, layout.pairs, layout.king_mirror);
+            assert_eq!(shape, (hidden, dense, buckets, pairs, mirror));
+            assert_eq!((layout.qa, layout.qb, file.len()), (48, QB, layout.bytes()));
+            assert_eq!(layout.hidden(), if pairs { 2 * hidden } else { hidden });
+            let (bd_grid, _, _, b2_grid) = net.grids();
+            let first_bias = i16::from_le_bytes([file[layout.biases()], file[layout.biases() + 1]]);
+            assert_eq!(first_bias, (net.b1[0] * 48.0).round() as i16, "{shape:?}");
+            let last = layout.output_biases() + 4 * (buckets - 1);
+            assert_eq!(i32_at(&file, last), (net.b2[buckets - 1] * b2_grid).round() as i32, "{shape:?}");
+            if dense > 0 {
+                let first_dense_bias = i32_at(&file, layout.dense_biases());
+                assert_eq!(first_dense_bias, (net.bd[0] * bd_grid).round() as i32, "{shape:?}");
+            }
+        }
+    }
+
+    /// The trainer reads the net the engine embeds (which it wrote) and writes it back byte
+    /// for byte, and its forward pass over that net, through its own features and buckets,
+    /// is the engine's evaluation within 2 cp on the perft suite's positions: the two agree
+    /// on the layout, the features and the buckets.
+    #[test]
+    fn the_trainer_reads_the_engine_net_and_evaluates_as_the_engine_does() {
+        use minnow::fen::Fen;
+        let bytes = std::fs::read(minnow::nnue::NET_FILE).expect("the embedded net's file");
+        let net = Network::from_quantized(&bytes).unwrap();
+        assert_eq!(net.quantize(), bytes);
+        let layout = Layout::of(&bytes);
+        let engine = (minnow::nnue::HIDDEN, minnow::nnue::BUCKETS, minnow::nnue::DENSE);
+        assert_eq!((layout.hidden(), layout.buckets, layout.dense), engine);
+        let mut n = 0;
+        for line in include_str!("../../tests/data/perftsuite.epd").lines() {
+            let pos = minnow::Position::from_fen(line.split(';').next().unwrap()).unwrap();
+            let s = Sample::new(&crate::format::Record::new(&pos, 0, 1, 0), 0.0, 180.0);
+            let s = if net.mirror { s.king_mirrored() } else { s };
+            let (float, ours) = (net.eval_cp(&s), minnow::nnue::evaluate(&pos) as f32);
+            assert!((float - ours).abs() <= 2.0, "{line}: trainer {float}, engine {ours}");
+            n += 1;
+        }
+        assert!(n >= 100, "only {n} positions");
     }
 
     /// The file's first layer, decoded the engine's way (running sums per neuron), gives

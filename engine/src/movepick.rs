@@ -243,7 +243,8 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     prev: Continuation,
-    /// Quiet stages are skipped (late-move pruning, or quiescence out of check).
+    /// Quiet stages are skipped (quiescence out of check; late-move pruning uses
+    /// `only_checks` instead, as a late quiet check is still searched).
     skip_quiets: bool,
     /// Of the quiet moves not yet yielded, only those that give check are
     /// ([`MovePicker::only_quiet_checks`]).
@@ -301,11 +302,6 @@ impl MovePicker {
             p.tt_move = Move::NONE;
         }
         p
-    }
-
-    /// Stops yielding quiet moves that have not been yielded yet (late-move pruning).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// From now on yields only the quiet moves that give check (the search prunes every

@@ -48,53 +48,163 @@ macro_rules! net_file {
 /// binary never reads, so it costs no bytes there.
 pub const NET_FILE: &str = env!("MINNOW_NET_FILE");
 
+/// The net file's first four bytes. The file's format is the trainer's
+/// (`devtools/src/nnue.rs`), which writes and reads it through the definitions here: the
+/// layout ([`Layout`]), the feature index ([`feature_pair`]) and the output bucket
+/// ([`bucket_of`]) are defined once, for both.
+pub const MAGIC: [u8; 4] = *b"MNN3";
+/// Bytes of the header: the magic, the width (u16), QA, QB, the buckets, the flags, the
+/// dense layer's width and a reserved byte.
+pub const HEADER_BYTES: usize = 12;
+/// Input features per perspective: 12 kinds of piece on 64 squares ([`feature_pair`]).
+pub const INPUTS: usize = 768;
+/// With a dense layer, the output weights are i16, the real weight times this.
+pub const QO: i32 = 1024;
+/// Centipawns per unit of network output.
+pub const SCALE: i32 = 400;
+
+/// A net file's shape as its header gives it, and where each part of the file starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Neurons per perspective that the file stores (header bytes 4..6).
+    pub stored: usize,
+    /// First-layer quantization (byte 6): weights and biases times this; activations clamp
+    /// at it.
+    pub qa: i32,
+    /// Output-weight quantization (byte 7).
+    pub qb: i32,
+    /// Output buckets (byte 8), chosen by the number of pieces on the board ([`bucket_of`]).
+    pub buckets: usize,
+    /// King mirroring (byte 9, bit 0): each perspective whose own king stands on files e–h
+    /// sees the board mirrored left to right.
+    pub king_mirror: bool,
+    /// Mirrored pairs (byte 9, bit 1): each stored neuron has a twin that reads the board
+    /// mirrored left to right (feature `f` through the weights of `f ^ 7`).
+    pub pairs: bool,
+    /// Neurons of the dense layer between the accumulators and the output (byte 10; 0 for
+    /// none).
+    pub dense: usize,
+}
+
+impl Layout {
+    /// The shape that `header` (at least [`HEADER_BYTES`] long) gives. Nothing is checked:
+    /// the engine checks its net at compile time, the trainer the files it reads.
+    pub const fn of(header: &[u8]) -> Layout {
+        Layout {
+            stored: header[4] as usize | (header[5] as usize) << 8,
+            qa: header[6] as i32,
+            qb: header[7] as i32,
+            buckets: header[8] as usize,
+            king_mirror: header[9] & 1 != 0,
+            pairs: header[9] & 2 != 0,
+            dense: header[10] as usize,
+        }
+    }
+
+    /// Hidden neurons per perspective as computed: the stored ones, and their twins.
+    pub const fn hidden(&self) -> usize {
+        if self.pairs { 2 * self.stored } else { self.stored }
+    }
+
+    /// Where the first-layer weights start: `INPUTS × stored` i8, neuron by neuron, each
+    /// its difference from the previous feature's.
+    pub const fn first_layer(&self) -> usize {
+        HEADER_BYTES
+    }
+
+    /// Where the first-layer biases start: `stored` i16.
+    pub const fn biases(&self) -> usize {
+        self.first_layer() + INPUTS * self.stored
+    }
+
+    /// Where the dense layer's weights start: `dense × 2 × stored` i8, neuron by neuron
+    /// (the side to move's half first); none without a dense layer.
+    pub const fn dense_weights(&self) -> usize {
+        self.biases() + 2 * self.stored
+    }
+
+    /// Where the dense layer's biases start: `dense` i32.
+    pub const fn dense_biases(&self) -> usize {
+        self.dense_weights() + self.dense * 2 * self.stored
+    }
+
+    /// Where the output weights start, bucket by bucket ([`Layout::bucket_bytes`] each).
+    pub const fn output_weights(&self) -> usize {
+        self.dense_biases() + 4 * self.dense
+    }
+
+    /// Bytes of one bucket's output weights: `2 × stored` i8 (the side to move's half
+    /// first), or with a dense layer `dense` i16.
+    pub const fn bucket_bytes(&self) -> usize {
+        if self.dense > 0 { 2 * self.dense } else { 2 * self.stored }
+    }
+
+    /// Where the output biases start: `buckets` i32.
+    pub const fn output_biases(&self) -> usize {
+        self.output_weights() + self.buckets * self.bucket_bytes()
+    }
+
+    /// The file's length in bytes.
+    pub const fn bytes(&self) -> usize {
+        self.output_biases() + 4 * self.buckets
+    }
+}
+
+/// The output bucket, among `buckets`, of a position with `pieces` pieces, kings included.
+#[inline(always)]
+pub fn bucket_of(pieces: usize, buckets: usize) -> usize {
+    ((pieces.max(2) - 2) * buckets / 31).min(buckets - 1)
+}
+
+/// Feature indices of `piece` (0..12: white's pawn to king, then black's) on `square`
+/// (0..64, a1 first) from white's view and from black's (own pieces first, the board
+/// flipped top to bottom), each view's square XORed with its entry of `flips` (7 reads
+/// that view mirrored left to right, 0 as it is).
+#[inline(always)]
+pub fn feature_pair(piece: usize, square: usize, flips: [usize; 2]) -> [usize; 2] {
+    [piece * 64 + (square ^ flips[0]), ((piece + 6) % 12) * 64 + (square ^ 56 ^ flips[1])]
+}
+
+/// The embedded net's shape, from its header.
+const LAYOUT: Layout = Layout::of(net_file!());
 /// Neurons per perspective that the file stores: its header's, so a net of another width
 /// needs no code change (only `MINNOW_NET`).
-const STORED: usize = net_file!()[4] as usize | (net_file!()[5] as usize) << 8;
-/// Mirrored pairs (header byte 9, bit 1): each stored neuron has a twin that reads the
-/// board mirrored left to right (feature `f` through the weights of `f ^ 7`) with the same
-/// bias and output weights, after the stored neurons in each accumulator. Twice the width
-/// at the same bytes; the evaluation is exactly symmetric under the mirror.
-const PAIRS: bool = net_file!()[9] & 2 != 0;
+const STORED: usize = LAYOUT.stored;
+/// Mirrored pairs ([`Layout::pairs`]): twice the width at the same bytes; the evaluation
+/// is exactly symmetric under the mirror. The twins come after the stored neurons in each
+/// accumulator.
+const PAIRS: bool = LAYOUT.pairs;
 /// Hidden neurons per perspective as computed: the stored ones, and their twins.
-pub const HIDDEN: usize = if PAIRS { 2 * STORED } else { STORED };
+pub const HIDDEN: usize = LAYOUT.hidden();
 /// First-layer quantization (weights and biases times `QA`); activations clamp at `QA`:
 /// the net file's.
-const QA: i32 = net_file!()[6] as i32;
+const QA: i32 = LAYOUT.qa;
 /// Output-weight quantization: the net file's.
-const QB: i32 = net_file!()[7] as i32;
+const QB: i32 = LAYOUT.qb;
 /// Output buckets, chosen by the number of pieces on the board ([`output_bucket`]): the
 /// net file's.
-pub const BUCKETS: usize = net_file!()[8] as usize;
-/// King mirroring (header byte 9, bit 0): each perspective whose own king stands on files
-/// e–h sees the board mirrored left to right, so its king is always on a–d and the
+pub const BUCKETS: usize = LAYOUT.buckets;
+/// King mirroring ([`Layout::king_mirror`]): each perspective whose own king stands on
+/// files e–h sees the board mirrored left to right, so its king is always on a–d and the
 /// weights learn pieces relative to the king's wing; the net file's.
-const MIRRORED: bool = net_file!()[9] & 1 != 0;
-/// Neurons of the dense layer between the accumulators and the output (header byte 10; 0:
-/// none, the output reading the accumulators directly): the net file's.
-pub const DENSE: usize = net_file!()[10] as usize;
-/// With a dense layer, the output weights are i16, the real weight times this (the
-/// format's, `devtools/src/nnue.rs`).
-const QO: i32 = 1024;
-/// Centipawns per unit of network output.
-const SCALE: i32 = 400;
+const MIRRORED: bool = LAYOUT.king_mirror;
+/// Neurons of the dense layer between the accumulators and the output (0: none, the
+/// output reading the accumulators directly): the net file's.
+pub const DENSE: usize = LAYOUT.dense;
 /// The evaluation stays well inside the mate scores.
 const MAX_EVAL: i32 = 20_000;
 
-const INPUTS: usize = 768;
-const W1: usize = 12;
-const B1: usize = W1 + INPUTS * STORED;
+const W1: usize = LAYOUT.first_layer();
+const B1: usize = LAYOUT.biases();
 /// The dense layer: `DENSE × 2 × HIDDEN` i8 weights (neuron by neuron, the side to move's
 /// half first), then `DENSE` i32 biases (times `QA² · QB`); both empty without one.
-const WD: usize = B1 + 2 * STORED;
-const BD: usize = WD + DENSE * 2 * HIDDEN;
-const W2: usize = BD + 4 * DENSE;
-/// Bytes of one bucket's output weights: `2 × HIDDEN` i8, or `DENSE` i16.
-// (Clippy reads the shipped net's DENSE, 0, and calls the test absurd: it is the file's.)
-#[allow(clippy::absurd_extreme_comparisons)]
-const W2_BYTES: usize = if DENSE > 0 { 2 * DENSE } else { 2 * STORED };
-const B2: usize = W2 + BUCKETS * W2_BYTES;
-const NET_LEN: usize = B2 + 4 * BUCKETS;
+const WD: usize = LAYOUT.dense_weights();
+const BD: usize = LAYOUT.dense_biases();
+const W2: usize = LAYOUT.output_weights();
+/// Bytes of one bucket's output weights: `2 × STORED` i8, or `DENSE` i16.
+const W2_BYTES: usize = LAYOUT.bucket_bytes();
+const B2: usize = LAYOUT.output_biases();
+const NET_LEN: usize = LAYOUT.bytes();
 
 // The header must say what this code was built for: magic, sizes, quantization, length.
 const _: () = {
@@ -103,7 +213,8 @@ const _: () = {
         net.len() == NET_LEN,
         concat!("the net (", env!("MINNOW_NET_FILE"), "): wrong length for HIDDEN and BUCKETS")
     );
-    assert!(net[0] == b'M' && net[1] == b'N' && net[2] == b'N' && net[3] == b'3', "the net: not an MNN3 net");
+    let magic = net[0] == MAGIC[0] && net[1] == MAGIC[1] && net[2] == MAGIC[2] && net[3] == MAGIC[3];
+    assert!(magic, "the net: not an MNN3 net");
     assert!(
         STORED > 0 && STORED.is_multiple_of(8) && HIDDEN <= 256,
         "the net: hidden size not a multiple of 8 up to 256 (with its twins)"
@@ -119,11 +230,11 @@ const _: () = {
     assert!(QA >= 8 && QA <= 127 && QB >= 8 && QB <= 127, "the net: QA and QB must be 8 to 127");
 };
 
-/// The output bucket of a position with `pieces` pieces, kings included (the trainer's
-/// `output_bucket`, which must agree).
+/// The output bucket of a position with `pieces` pieces, kings included, among the
+/// embedded net's [`BUCKETS`] ([`bucket_of`]).
 #[inline(always)]
 pub fn output_bucket(pieces: u32) -> usize {
-    ((pieces.max(2) as usize - 2) * BUCKETS / 31).min(BUCKETS - 1)
+    bucket_of(pieces as usize, BUCKETS)
 }
 
 /// The embedded net, as in the file.
@@ -227,8 +338,7 @@ fn row(feature: usize) -> &'static [i16; HIDDEN] {
 /// XORed with its entry of `flips` ([`flips`]).
 #[inline(always)]
 fn features(piece: Piece, sq: Square, flips: [usize; 2]) -> [usize; 2] {
-    let p = piece.index();
-    [p * 64 + (sq.index() ^ flips[0]), ((p + 6) % 12) * 64 + (sq.index() ^ 56 ^ flips[1])]
+    feature_pair(piece.index(), sq.index(), flips)
 }
 
 /// What each view XORs into its squares: 7 (files reversed) where the net mirrors and that

@@ -545,11 +545,12 @@ tunables! {
 
     // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
     // that did not prove themselves were deleted (git keeps them).
-    /// SEE pruning of checking moves below −this × depth (0: checks never pruned).
-    /// (With PRUNE_AT_LMR_DEPTH: +25 Elo at 2+0.05.)
+    /// SEE pruning of checking moves below −this × depth (0: checks never pruned)
+    /// (step 12, with PRUNE_AT_LMR_DEPTH, +25 Elo).
     CHECK_SEE_MARGIN: i32 = 100, 0..=400;
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
-    /// its late-move reduction, not the node's (0: off).
+    /// its late-move reduction, not the node's (0: off) (step 12, with CHECK_SEE_MARGIN,
+    /// +25 Elo).
     PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
     /// Quiet order: a minor, rook or queen leaving a square a lesser piece attacks gains
@@ -559,7 +560,7 @@ tunables! {
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
-    /// leaves (64 and 3,200 instead of 16 and 1,600: +14 Elo).
+    /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
     HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
@@ -581,8 +582,8 @@ tunables! {
     TIME_MAX_PERCENT: u64 = 20, 8..=40;
     /// At `ponderhit`, the share of the time already spent pondering that counts as spent on
     /// this move, in percent (0: the move gets its whole budget after the hit; 100: the
-    /// ponder search's time counts in full, as Stockfish counts it). 100 measured +26 Elo
-    /// in the harness, not proven, so 0 (docs/time.md).
+    /// ponder search's time counts in full, as Stockfish counts it). 100 never proved a
+    /// gain in the harness, so 0 (docs/time.md).
     TIME_PONDER_CREDIT_PERCENT: u64 = 0, 0..=100;
 }
 

@@ -5,12 +5,17 @@
 //! the time, polls for `stop`/`ponderhit`/`quit` every [`CHECK_EVERY_NODES`] nodes, and
 //! hands over a [`Report`] after each iteration (and each aspiration failure).
 //!
-//! Each step says why it is there, with a short tag where its worth was measured: "(+N
-//! Elo)" from a self-play match, "(bundle, +58 Elo)" for the five steps that were measured
-//! only together, "WAC n → m" for Win-At-Chess solved at a fixed 400,000 nodes a position
-//! before and after (a deterministic tactical check, not an Elo figure). The matches, their
-//! commands and games are in docs/search.md. "Standard" marks a step every strong engine
-//! has whose own worth here is not yet measured by an ablation match.
+//! Each step says why it is there. Where a self-play match at a time control (2+0.05, or the
+//! Kaggle clock 10+0.1) measured it against the build without it, a short tag quotes that
+//! match's Elo, rounded: "(+N Elo)" for the step alone, "(bundle, +N Elo)" for the five pieces
+//! measured only together (steps 0, 12a, 14a, 16a and the continuation histories of step 11),
+//! "(with X, +N Elo)" for two measured as a pair; outside this file a tag names its step first,
+//! "(step 12, +N Elo)". Fixed-node screens are never quoted: their gains came back at the clock
+//! a third as large or less. "WAC n → m" is Win-At-Chess solved at a fixed 400,000 nodes a
+//! position before and after (a deterministic tactical check, not an Elo figure). "Standard"
+//! marks a step every strong engine has whose own worth here is not measured. The step table of
+//! docs/search.md gives each step's match and its ledger row (docs/results.csv);
+//! tests/python/test_elo_tags.py keeps the three in agreement.
 
 use crate::board::Position;
 use crate::movegen::legal_move_list;
@@ -308,8 +313,8 @@ impl Searcher {
             };
             let Some(s) = iteration_score else {
                 // Step 0. An iteration cut short by the clock: a root move that beat the
-                // previous best in it (searched to the end, so above alpha) is played.
-                // (Bundle with steps 12a, 14a, 16a and the continuation histories, +58 Elo.)
+                // previous best in it (searched to the end, so above alpha) is played
+                // (bundle, +58 Elo).
                 if self.pv_len[0] > 0 && self.pv[0][0] != result.best {
                     result.best = self.pv[0][0];
                     result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
@@ -641,8 +646,8 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one and two plies back, for the continuation histories (bundle, +58
-        // Elo; alone +4, not proven).
+        // The moves one and two plies back, for the continuation histories: a quiet's
+        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
         let prev = Continuation(core::array::from_fn(|back| {
             let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
             earlier
@@ -675,7 +680,8 @@ impl Searcher {
                 let prune = if quiet {
                     // The depth the move would be searched to after its late-move reduction:
                     // the futility and SEE margins below judge a quiet by it, as a late quiet
-                    // would be searched that shallow anyway (+73 Elo at fixed nodes).
+                    // would be searched that shallow anyway (with the losing checks below,
+                    // +25 Elo).
                     let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
                         (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
                     } else {
@@ -701,7 +707,8 @@ impl Searcher {
                     depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
                 };
                 // A check that loses material by a wide margin is pruned all the same:
-                // searching every losing check wasted the tree (+69 Elo at fixed nodes).
+                // searching every losing check wasted the tree (with the LMR depth above,
+                // +25 Elo).
                 let check_see = tp!(CHECK_SEE_MARGIN) > 0 && depth <= tp!(SEE_PRUNE_DEPTH);
                 if prune || check_see {
                     let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
@@ -718,8 +725,8 @@ impl Searcher {
             // beats every other move by a margin (a reduced search without it fails low),
             // it is extended by a ply, two when far better (at most tp!(SE_MAX_DOUBLE) double
             // extensions on a line); if even without it the node fails high, return at
-            // once (multi-cut); if its own bound already reaches beta, it is reduced.
-            // (Bundle, +58 Elo; alone +9, not proven.)
+            // once (multi-cut); if its own bound already reaches beta, it is reduced
+            // (bundle, +58 Elo).
             let mut extension = 0;
             if let Some(h) = hit
                 && !root
@@ -799,11 +806,14 @@ impl Searcher {
                     }
                     if score >= beta {
                         // Step 14. Learn from the cutoff: killers, counter-move and history
-                        // for quiet moves; the quiets tried before it get a malus. Capture
-                        // history (step 14a): a bonus for a cutting capture, and a malus for
-                        // the captures tried before any cutting move. (Capture history: bundle,
-                        // +58 Elo.)
+                        // for quiet moves; the quiets tried before it get a malus. The bonus
+                        // (depth² × HISTORY_BONUS_SCALE, at most HISTORY_MAX_BONUS) is four
+                        // times the first one's, so that histories learn fast near the
+                        // leaves, where most cutoffs are (+14 Elo).
                         let bonus = history_bonus(depth);
+                        // Step 14a. Capture history: a bonus for a cutting capture, and a
+                        // malus for the captures tried before any cutting move, ordering
+                        // captures beside the victim's value (bundle, +58 Elo).
                         if !quiet {
                             self.histories.update_capture(pos, m, bonus);
                         }
@@ -859,7 +869,7 @@ impl Searcher {
         // Step 16a. Correction history: remember how far the search's result was from the
         // raw evaluation, for positions with these pawns and this side to move, when the
         // result is exact or a bound on the right side of the eval, and the best move is
-        // quiet (a capture's gain is the move's, not the structure's). (Bundle, +58 Elo.)
+        // quiet, since a capture's gain is the move's, not the structure's (bundle, +58 Elo).
         // A singular-extension search (a move left out) records neither.
         if excluded == Move::NONE {
             if !in_check

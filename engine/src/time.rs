@@ -4,7 +4,10 @@
 //! soft one (do not start another iteration after it; scaled after every iteration by how
 //! stable the best move is and whether the score is dropping) and a hard one (abort the
 //! search, checked every [`crate::params::CHECK_EVERY_NODES`] nodes). Clock values are
-//! clamped: a negative or missing clock counts as (almost) no time, never as a panic.
+//! clamped, never a panic: a negative clock counts as 0, and a clock of 0 gives deadlines
+//! of 1 ms, so the move comes at once (the front end also sets a clock of 0 when `go` gives
+//! only the opponent's, as Stockfish reads it). No clock at all and no move time is no
+//! time limit: the search runs until `stop`, or to its depth or node limit.
 
 use crate::params::*;
 
@@ -17,7 +20,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Exact time for this move in milliseconds.
     pub movetime: Option<u64>,
-    /// Our remaining clock in milliseconds (negative values clamped to 0).
+    /// Our remaining clock in milliseconds (negative values clamped to 0; 0 when `go` gave
+    /// only the opponent's).
     pub time: Option<u64>,
     /// Our increment per move in milliseconds.
     pub increment: u64,

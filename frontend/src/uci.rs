@@ -225,12 +225,7 @@ impl Uci {
                 Flow::Continue
             }
             Some("bench") => {
-                let depth = tokens
-                    .next()
-                    .and_then(integer)
-                    .and_then(|d| i32::try_from(d).ok())
-                    .unwrap_or(BENCH_DEPTH);
-                self.bench(depth.clamp(1, 64), out, env);
+                self.bench_command(tokens.next(), out, env);
                 Flow::Continue
             }
             Some("d") => {
@@ -401,6 +396,12 @@ impl Uci {
                 // wtime and winc (even indices below 4) are white's, btime and binc black's.
                 let ours = i >= 4 || (i % 2 == 0) == white;
                 match i {
+                    // Only the opponent's clock (so far): ours counts as run out and the
+                    // move comes at once, as Stockfish plays it; a clock of ours, before
+                    // or after, still counts.
+                    0 | 1 if !ours => {
+                        limits.time.get_or_insert(0);
+                    }
                     _ if !ours => {}
                     0 | 1 => limits.time = Some(v),
                     2 | 3 => limits.increment = v,
@@ -549,6 +550,19 @@ impl Uci {
                 return;
             }
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
+        }
+    }
+
+    /// `bench [depth]` (also `minnow bench [depth]` from the shell): [`Uci::bench`] to
+    /// `depth` if it is a number from 1 to 64, to [`BENCH_DEPTH`] without one; any other
+    /// depth is refused with an error line, and nothing runs.
+    #[inline(never)]
+    fn bench_command(&mut self, depth: Option<&str>, out: &mut dyn Output, env: &mut dyn Env) {
+        match depth.map_or(Some(i64::from(BENCH_DEPTH)), integer) {
+            Some(d @ 1..=64) => self.bench(d as i32, out, env),
+            _ => {
+                error(out).put("bench: expected a depth from 1 to 64\n");
+            }
         }
     }
 

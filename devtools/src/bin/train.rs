@@ -24,8 +24,9 @@
 //!   shipped nets), which its file does not record. Without `--init` the default is the
 //!   scale fitted to the data (below).
 //!
-//! For example, a net from scratch on teacher-labelled data, then that net trained further
-//! on more (the shipped net was made the second way, from the one before it):
+//! For example, a net from random weights on teacher-labelled data, then that net trained
+//! further at a low rate (the shipped net, gen14, was made by both steps on the same data,
+//! `nets/recipes/gen14.sh`; gen12 to gen14 all start from random weights):
 //!
 //! ```text
 //! train --data all.bin --out h64 --lr 0.002 --epochs 14 --score-mult 0.9
@@ -1025,7 +1026,8 @@ mod tests {
 
     /// The defaults are the shipped net's recipe: its shape (from the header of the net
     /// `nets/SHIPPED` names: width, QA, buckets, no king mirroring, mirrored pairs) and its training
-    /// settings (nets/README.md: --batch 16384 --wdl 0 --mirror --dedup --decay 0.1).
+    /// settings (nets/README.md: --batch 16384 --wdl 0 --dedup --decay 0.1; `--mirror` is on
+    /// by default, though a net of mirrored pairs makes no mirrored copies).
     #[test]
     fn the_defaults_are_the_shipped_nets_recipe() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
