@@ -490,8 +490,10 @@ def test_the_summary_counts_the_failures_it_prints(mode: str, failure: str | Non
     # Two games of a clean fake engine against itself, or against one that crashes or
     # flags on its first move: the summary's counts are 0 for a clean match and 2 for the
     # failure (both games lost by the bad engine), not merely present.
+    # A second a move: the clean engine answers at once, with room for a loaded machine (at
+    # 0.05 s a busy CI box once made it take 0.35 s), and "slow" still overruns it by 0.3 s.
     specs = [f"cmd={shlex.join([sys.executable, str(FAKE_ENGINE), m, '1'])} name={n}" for m, n in (("ok", "good"), (mode, "bad"))]
-    status = match.main(["--engine1", specs[0], "--engine2", specs[1], "--st", "0.05", "--games", "2", "--seed", "1"])
+    status = match.main(["--engine1", specs[0], "--engine2", specs[1], "--st", "1", "--games", "2", "--seed", "1"])
     out = capsys.readouterr().out
     assert status == 0
     counts = printed_terminations(out)
