@@ -36,6 +36,7 @@ test: venv
 	cargo test --workspace
 	cargo test --no-default-features --test search --test eval
 	cargo test -p minnow-engine --features tune --lib
+	cargo test -p minnow-engine --features stats --lib
 	$(PYTHON) -m pytest -q tests/python
 
 venv:

@@ -22,6 +22,8 @@ pub mod nnue;
 pub mod params;
 pub mod score;
 pub mod search;
+#[cfg(feature = "stats")]
+pub mod stats;
 pub mod time;
 pub mod tt;
 

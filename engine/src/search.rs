@@ -24,11 +24,24 @@ use crate::movepick::{Continuation, ContinuationHistory, Histories, MovePicker, 
 use crate::nnue::Accumulator;
 use crate::params::*;
 use crate::rules::Rules;
+#[cfg(feature = "stats")]
+use crate::stats::Stats;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
 use crate::types::{Move, PieceType};
 
 pub use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
+
+/// `stats!(STATEMENT)`: a statement of the tree statistics (engine/src/stats.rs), compiled
+/// only with the `stats` feature; without it, nothing (its expressions are not evaluated).
+macro_rules! stats {
+    ($($statement:tt)*) => {
+        #[cfg(feature = "stats")]
+        {
+            $($statement)*;
+        }
+    };
+}
 
 /// Most positions of game history the search keeps for repetition detection.
 pub const MAX_HISTORY: usize = 1024;
@@ -117,6 +130,9 @@ pub struct Searcher {
     pub histories: Histories,
     /// The draw rules searched under (FIDE unless the front end says otherwise).
     pub rules: Rules,
+    /// The tree statistics of the last search (the `stats` feature).
+    #[cfg(feature = "stats")]
+    pub stats: Stats,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -193,8 +209,8 @@ impl Searcher {
         // are all those whose type is or holds a reference (the TT, the continuation
         // histories' storage), an enum or an `Option` (a zeroed reference is invalid; enum
         // and `Option` layouts are not guaranteed). Every other field is an integer, a bool,
-        // or an array or struct of them (`Move` is a `u16`, `PlyState` and `Accumulator`
-        // hold integers, and so do the other tables of `Histories`), for which all-zero
+        // or an array or struct of them (`Move` is a `u16`, `PlyState`, `Accumulator` and
+        // `Stats` hold integers, and so do the other tables of `Histories`), for which all-zero
         // bytes are valid and are the values a fresh searcher starts from (`Move::NONE` is
         // 0, as `Histories::new` has it). So the value is fully initialised when
         // `assume_init` runs. (Writing a whole `Histories::new` here built its 38 KB on the
@@ -246,6 +262,7 @@ impl Searcher {
         self.quit = false;
         self.tt.new_search();
         self.histories.clear_killers();
+        stats!(self.stats = Stats::default());
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         self.keys[..history.len()].copy_from_slice(history);
         self.root_index = history.len();
@@ -288,12 +305,14 @@ impl Searcher {
             } else {
                 (-INFINITY, INFINITY)
             };
+            stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
             let iteration_score = loop {
                 let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
                 }
+                stats!(self.stats.asp_fails += u64::from(s <= alpha || s >= beta));
                 if s <= alpha {
                     // Fail low: lower alpha, and pull beta towards it.
                     beta = (alpha + beta) / 2;
@@ -349,6 +368,7 @@ impl Searcher {
             }
         }
         self.finish(host);
+        stats!(self.stats.nodes = self.nodes);
         result.nodes = self.nodes;
         result.quit = self.quit;
         result
@@ -564,6 +584,7 @@ impl Searcher {
         // and take its move to search first.
         let key = pos.key();
         let hit = self.tt.probe(key, ply);
+        stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit
             && !pv_node
@@ -571,6 +592,7 @@ impl Searcher {
             && h.depth >= depth
             && h.cuts_off(alpha, beta)
         {
+            stats!(self.stats.tt_cuts += 1);
             return h.score;
         }
 
@@ -622,11 +644,13 @@ impl Searcher {
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
+                stats!(self.stats.nmp_tries += 1);
                 let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
                 }
                 if score >= beta {
+                    stats!(self.stats.nmp_cuts += 1);
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
@@ -762,6 +786,9 @@ impl Searcher {
             let child = self.make_move(pos, ply, m, extension == 2);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
+            // The check extension is the child's (step 1), to a depth of at least 1 here.
+            stats!(self.stats.ext_check += u64::from(child.in_check() && ply + 1 < MAX_PLY / 2));
+            stats!(self.stats.ext_singular += u64::from(extension > 0));
 
             // Step 13. Principal variation search with late-move reductions: the first move
             // gets the full window; later ones a null window, reduced when they come late,
@@ -780,11 +807,14 @@ impl Searcher {
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
+                stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
+                stats!(self.stats.pvs_tries += u64::from(pv_node));
                 let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
                 if s > alpha && reduction > 0 {
                     s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
+                    stats!(self.stats.pvs_researches += u64::from(pv_node));
                     s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
@@ -805,6 +835,7 @@ impl Searcher {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        stats!(self.stats.cutoff(moves_searched == 1));
                         // Step 14. Learn from the cutoff: killers, counter-move and history
                         // for quiet moves; the quiets tried before it get a malus. The bonus
                         // (depth² × HISTORY_BONUS_SCALE, at most HISTORY_MAX_BONUS) is four
@@ -898,6 +929,7 @@ impl Searcher {
         qdepth: i32,
         host: &mut dyn SearchHost,
     ) -> i32 {
+        stats!(self.stats.qnodes += 1);
         if !self.enter_node(ply, host) {
             return 0;
         }

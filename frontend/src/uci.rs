@@ -442,6 +442,10 @@ impl Uci {
             let mut host = UciHost { out: &mut *out, env, quiet: false };
             self.searcher.search(&self.position, &self.history, limits, self.move_overhead, &mut host)
         };
+        #[cfg(feature = "stats")]
+        if in_book.is_none() {
+            print_stats(out, &self.searcher.stats);
+        }
         out.put("bestmove ");
         if result.best == Move::NONE {
             out.put("0000");
@@ -712,6 +716,24 @@ fn clamp_spin(out: &mut dyn Output, name: &str, value: i64, min: i64, max: i64) 
         out.put(" (range ").signed(min as i32).put(" to ").signed(max as i32).put(")\n");
     }
     clamped
+}
+
+/// The tree statistics of a search as one line, `info string stats name=N …
+/// lmr_dD_mM=COUNT/PLIES …` (the `stats` feature; see `minnow_engine::stats`).
+#[cfg(feature = "stats")]
+fn print_stats(out: &mut dyn Output, stats: &minnow_engine::stats::Stats) {
+    use minnow_engine::stats::{DEPTH_BUCKETS, MOVE_BUCKETS};
+    out.put("info string stats");
+    for (name, n) in stats.counters() {
+        out.put(" ").put(name).put("=").num(n);
+    }
+    for (row, d) in stats.lmr_buckets.iter().zip(DEPTH_BUCKETS) {
+        for (&[count, plies], m) in row.iter().zip(MOVE_BUCKETS) {
+            out.put(" lmr_d").num(d as u64).put("_m").num(m as u64);
+            out.put("=").num(count).put("/").num(plies);
+        }
+    }
+    out.put("\n");
 }
 
 /// Starts an error line.

@@ -6,6 +6,11 @@ modes misbehave on purpose: "miscount" adds one to the first root move's
 count, "no-ep" leaves en passant captures out, "die" exits with status 3
 (after a line on stderr), "hang" never answers. An info line precedes each
 perft answer, as Stockfish prints, to check that parsers skip it.
+
+`go nodes N` is answered with two `info depth` lines (the last at depth
+pieces % 7 + 2, pieces being the number of pieces on the board) and a legal
+`bestmove`; in mode "stats" also with a tree-statistics line before
+`bestmove` (`stats_line`, for tools/reports/tree_stats.py).
 """
 
 import sys
@@ -38,6 +43,28 @@ def answer_perft(board: chess.Board, depth: int, mode: str) -> None:
     print(f"\nNodes searched: {sum(divide.values())}\n", flush=True)
 
 
+def stats_line(board: chess.Board, nodes: int) -> str:
+    """An `info string stats` line of made-up counters, some of them depending on the board."""
+    pieces = len(board.piece_map())
+    counters = {"nodes": nodes, "qnodes": nodes // 2, "tt_probes": nodes // 4, "tt_hits": pieces, "tt_cuts": 1,
+                "cut_nodes": 10, "first_move_cuts": 9, "nmp_tries": 4, "nmp_cuts": 2, "probcut_tries": 0,
+                "probcut_cuts": 0, "ext_check": pieces % 5, "ext_singular": 1, "ext_other": 0, "lmr_count": 3,
+                "lmr_plies": 5, "asp_iters": 2, "asp_fails": 1, "pvs_tries": 8, "pvs_researches": 2}
+    buckets = {f"lmr_d{d}_m{m}": "0/0" for d in (1, 3, 5, 7, 9, 12) for m in (2, 4, 8, 16)}
+    buckets.update(lmr_d3_m4="2/3", lmr_d12_m16="1/2")
+    words = [f"{k}={v}" for k, v in counters.items()] + [f"{k}={v}" for k, v in buckets.items()]
+    return "info string stats " + " ".join(words)
+
+
+def answer_go_nodes(board: chess.Board, nodes: int, mode: str) -> None:
+    """Two depth lines, the stats line in mode "stats", and the first legal move."""
+    print(f"info depth 1 nodes 10\ninfo depth {len(board.piece_map()) % 7 + 2} nodes {nodes}")
+    if mode == "stats":
+        print(stats_line(board, nodes))
+    best = next(iter(board.legal_moves), None)
+    print(f"bestmove {best.uci() if best else '0000'}", flush=True)
+
+
 def main() -> None:
     """Serve UCI commands from stdin until 'quit' or end of input."""
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
@@ -57,6 +84,8 @@ def main() -> None:
                 board.push_uci(move)
         elif words[:2] == ["go", "perft"]:
             answer_perft(board, int(words[2]), mode)
+        elif words[:2] == ["go", "nodes"]:
+            answer_go_nodes(board, int(words[2]), mode)
         elif words[0] == "quit":
             return
 

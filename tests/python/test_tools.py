@@ -864,6 +864,55 @@ def test_depth_at_nodes_reads_the_bench_positions_and_the_last_depth():
     assert depth_at_nodes.last_depth(["info string no depth"]) == 0
 
 
+def test_tree_stats_parses_and_sums_the_stats_lines_of_a_fake_engine(tmp_path, capsys):
+    import json
+
+    import tree_stats
+
+    counters = " ".join(f"{key}={i}" for i, key in enumerate(tree_stats.COUNTERS))
+    line = f"info string stats {counters} " + " ".join(f"{key}=1/2" for key in tree_stats.BUCKETS)
+    stats = tree_stats.parse_stats(line)
+    assert (stats["nodes"], stats["qnodes"], stats["pvs_researches"], stats["lmr_d12_m16"]) == (0, 1, 19, [1, 2])
+    assert len(stats) == 20 + 24
+    with pytest.raises(tree_stats.StatsError, match="no pvs_tries="):
+        tree_stats.parse_stats(line.replace(" pvs_tries=18", ""))
+    with pytest.raises(tree_stats.StatsError, match="not a number"):
+        tree_stats.parse_stats(line.replace("lmr_d1_m2=1/2", "lmr_d1_m2=1"))
+
+    fake = str(ROOT / "tests/python/fake_uci_engine.py")
+    spec = shlex.quote(f"cmd={shlex.join([sys.executable, fake, 'stats'])}") + " name=fake"
+    assert tree_stats.main(["--engine", spec, "--nodes", "1000,3000", "--out", str(tmp_path)]) == 0
+    table = (tmp_path / "tree_stats.md").read_text()
+    assert capsys.readouterr().out == table
+    raw = json.loads((tmp_path / "tree_stats.json").read_text())
+    assert raw["positions"] == tree_stats.bench_positions()
+    pieces = [len(chess.Board(fen).piece_map()) for fen in raw["positions"]]
+    run = raw["engines"]["fake"]["3000"]
+    assert run["depths"] == [p % 7 + 2 for p in pieces]
+    sums = run["stats"]
+    assert (sums["nodes"], sums["qnodes"], sums["tt_hits"]) == (16 * 3000, 16 * 1500, sum(pieces))
+    assert sums["ext_check"] == sum(p % 5 for p in pieces)
+    assert (sums["lmr_d3_m4"], sums["lmr_d12_m16"], sums["lmr_d1_m2"]) == ([32, 48], [16, 32], [0, 0])
+    lines = table.splitlines()
+
+    def cells(line: str) -> list[str]:
+        return [cell.strip() for cell in line.strip("|").split("|")]
+
+    row = dict(zip(cells(lines[0]), cells(next(r for r in lines if r.startswith("| fake | 3,000 |")))))
+    assert row["depth"] == f"{sum(p % 7 + 2 for p in pieces) / 16:.2f}"
+    assert (row["qsearch %"], row["TT cut %"], row["1st-move cut %"], row["NMP ok %"]) == ("50.0", "0.1", "90.0", "50.0")
+    assert (row["NMP /1k"], row["ProbCut /1k"], row["ProbCut ok %"], row["ext singular /1k"]) == ("1.33", "0.00", "–", "0.33")
+    assert (row["LMR /1k"], row["LMR mean"], row["asp re %"], row["PVS re %"]) == ("1.00", "1.67", "50.0", "25.0")
+    assert "fake at 3,000 nodes" in table and "| d3-4 | – (0) | 1.50 (32) | – (0) | – (0) |" in table
+    assert "| d12+ | – (0) | – (0) | – (0) | 2.00 (16) |" in table
+
+    # An engine without the stats line: an error that says so, and no table.
+    plain = shlex.quote(f"cmd={shlex.join([sys.executable, fake, 'ok'])}")
+    assert tree_stats.main(["--engine", plain, "--nodes", "100"]) == 2
+    out, err = capsys.readouterr()
+    assert "printed no 'info string stats' line" in err and out == ""
+
+
 def test_spsa_checks_its_limits_before_starting_an_engine(capsys):
     import spsa
 
