@@ -41,6 +41,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+from elo import score_to_elo  # noqa: E402
 LEDGER = ROOT / "docs/results.csv"
 COLUMNS = ["id", "date", "commit", "net", "page", "what", "opponent", "conditions", "games", "wins",
            "draws", "losses", "score", "elo", "elo95", "value", "note", "readme", "source"]
@@ -57,13 +59,8 @@ def read(path: Path = LEDGER) -> list:
 
 
 def expected_elo(score_pct: float) -> float:
-    """Elo of a score under the logistic model (what every match tool here reports)."""
-    s = score_pct / 100
-    if s <= 0:
-        return -math.inf
-    if s >= 1:
-        return math.inf
-    return -400 * math.log10(1 / s - 1)
+    """Elo of a score in percent, by the function every match tool here reports with."""
+    return score_to_elo(score_pct / 100)
 
 
 def problems(rows: list) -> list:
