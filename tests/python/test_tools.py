@@ -1079,3 +1079,32 @@ def test_unbalanced_book_reports_a_missing_engine(tmp_path, capsys):
                                  "--sample", "2", "--out", str(tmp_path / "b.epd")])
     assert code == 1 and "error:" in capsys.readouterr().err
     assert make_unbalanced.main(["--source", str(tmp_path / "missing.epd"), "--out", str(tmp_path / "b.epd")]) == 1
+
+
+# --- Where the losses fell (reports/loss_analysis.py) ---------------------------------
+
+
+def test_loss_analysis_finds_the_fall_its_phase_and_kind(tmp_path, capsys):
+    import loss_analysis
+
+    assert loss_analysis.score_cp("+0.35/12 0.512s") == 35 and loss_analysis.score_cp("-M3/20 0.1s") == -10000
+    assert loss_analysis.score_cp("0.100s") is None
+    # minnow (White) thinks it is fine for four moves after the opponent saw it losing: a judgement.
+    moves = ["g1f3", "g8f6", "b1c3", "b8c6", "a1b1", "a8b8", "b1a1", "b8a8", "a1b1", "a8b8", "b1a1", "b8a8", "a1b1", "a8b8"]
+    ours = ["+0.20", "+0.10", "+0.10", "+0.05", "+0.00", "-0.50", "-2.00"]
+    theirs = ["-0.10", "+0.50", "+1.50", "+2.00", "+2.00", "+3.00", "+4.00"]
+    text, board = "", chess.Board()
+    for i, uci in enumerate(moves):
+        comment = (ours if i % 2 == 0 else theirs)[i // 2] + "/10 0.100s"
+        text += (f"{i // 2 + 1}. " if i % 2 == 0 else "") + board.san(chess.Move.from_uci(uci)) + f" {{ {comment} }} "
+        board.push_uci(uci)
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[White "minnow"]\n[Black "other"]\n[Result "0-1"]\n[Round "1"]\n\n' + text + "0-1\n\n"
+                   '[White "other"]\n[Black "minnow"]\n[Result "1-0"]\n[Round "2"]\n\n1. e4 { +0.3/1 0.1s } 1-0 { time forfeit }\n')
+    assert loss_analysis.main([str(pgn), "--engine", "minnow", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "1 lost games of 2" in out  # the loss on time is left out
+    assert "game 1: ply 5 opening judgement lag 4" in out, out  # our 3rd move; our score agreed 4 moves on
+    assert loss_analysis.main([str(pgn), "--engine", "minnow", "--lag", "5"]) == 0
+    assert "LOSSES games=1 tactic=1 judgement=0" in capsys.readouterr().out
+    assert loss_analysis.main([str(pgn), "--engine", "nobody"]) == 1
