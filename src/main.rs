@@ -24,8 +24,8 @@ core::arch::global_asm!(
 );
 
 /// Largest `Hash` in MiB: beside the continuation histories (576 KiB), the network and the
-/// code, this keeps the engine well inside the competition's 5 MiB. Pages of the table beyond the `Hash` in use are never touched and
-/// cost no memory.
+/// code, this keeps the engine well inside the competition's 5 MiB. Pages of the table
+/// beyond the `Hash` in use are never touched and cost no memory.
 const MAX_HASH_MIB: usize = 3;
 
 /// Transposition-table storage, handed to the front end once at start-up.

@@ -141,13 +141,11 @@ def result_text(r: dict) -> str:
     return ", ".join(parts)
 
 
-def link(r: dict, text: str, base: str) -> str:
-    """text linked to the row's source when that is a docs page (relative to base)."""
+def link(r: dict, text: str) -> str:
+    """text linked to the row's source when that is a docs page (from the repository's root,
+    where the README is)."""
     src = r["source"]
-    if re.fullmatch(r"[\w./-]+\.md(#[\w-]+)?", src):
-        target = src if base == "" else ("../" + src if not src.startswith(base) else src[len(base):])
-        return f"[{text}]({target})"
-    return text
+    return f"[{text}]({src})" if re.fullmatch(r"[\w./-]+\.md(#[\w-]+)?", src) else text
 
 
 def readme_table(rows: list) -> str:
@@ -159,7 +157,7 @@ def readme_table(rows: list) -> str:
         figure = result_text(r) if not r["games"] else f"{float(r['score']):g}% over {num(r['games'])} games" + (f" ({elo_text(r)} Elo)" if r["elo"] else "")
         if r["games"] and r["note"]:
             figure += f", {r['note']}"
-        lines.append(f"| {r['readme']} | {link(r, figure, '')} | {r['net']} | {r['commit'][:7]} | {r['date']} |")
+        lines.append(f"| {r['readme']} | {link(r, figure)} | {r['net']} | {r['commit'][:7]} | {r['date']} |")
     return "\n".join(lines)
 
 

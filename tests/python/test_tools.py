@@ -1087,8 +1087,9 @@ def test_unbalanced_book_reports_a_missing_engine(tmp_path, capsys):
 def test_loss_analysis_finds_the_fall_its_phase_and_kind(tmp_path, capsys):
     import loss_analysis
 
-    assert loss_analysis.score_cp("+0.35/12 0.512s") == 35 and loss_analysis.score_cp("-M3/20 0.1s") == -10000
-    assert loss_analysis.score_cp("0.100s") is None
+    # The mover's score, as adjudication.py reads it (White moved, so White's view is the mover's).
+    assert loss_analysis.move_score("+0.35/12 0.512s", True) == 35 and loss_analysis.move_score("-M3/20 0.1s", True) == -match.MATE_CP
+    assert loss_analysis.move_score("0.100s", True) is None
     # minnow (White) thinks it is fine for four moves after the opponent saw it losing: a judgement.
     moves = ["g1f3", "g8f6", "b1c3", "b8c6", "a1b1", "a8b8", "b1a1", "b8a8", "a1b1", "a8b8", "b1a1", "b8a8", "a1b1", "a8b8"]
     ours = ["+0.20", "+0.10", "+0.10", "+0.05", "+0.00", "-0.50", "-2.00"]

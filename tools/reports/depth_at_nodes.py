@@ -45,16 +45,24 @@ def last_depth(lines: list[str]) -> int:
     return depth
 
 
-def search_depth(engine: UciEngine, fen: str, nodes: int) -> int:
+def search_lines(engine: UciEngine, fen: str, nodes: int, timeout: float = 120) -> list[str]:
+    """`go nodes N` on `fen` from a cleared state (`ucinewgame`, then `isready`, since some
+    engines drop what comes while they work): the lines before `bestmove`."""
     engine.send("ucinewgame")
+    engine.send("isready")
+    engine.wait_for("readyok")
     engine.send(f"position fen {fen}")
     engine.send(f"go nodes {nodes}")
-    lines, deadline = [], time.perf_counter() + 120
+    lines, deadline = [], time.perf_counter() + timeout
     while True:
-        line = engine.read_line(deadline, "bestmove")
+        line = engine.read_line(deadline, "bestmove").strip()
         if line.startswith("bestmove"):
-            return last_depth(lines)
+            return lines
         lines.append(line)
+
+
+def search_depth(engine: UciEngine, fen: str, nodes: int) -> int:
+    return last_depth(search_lines(engine, fen, nodes))
 
 
 def main(argv: list | None = None) -> int:

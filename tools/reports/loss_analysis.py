@@ -17,14 +17,13 @@ by a crash: those say nothing of the search):
   "judgement" (we went on thinking we were fine for longer: a blind spot that depth only
   exposes), and "unseen" when our score never fell that far before the game ended;
 - the **lag**: how many of our moves after the fall our own score took to agree.
-Mate scores count as +-10,000 cp. The table gives counts by phase and kind, the median fall
+Scores are read as `reports/adjudication.py` reads them (a mate as +-MATE_CP). The table gives counts by phase and kind, the median fall
 ply and lag, and the games' fall plies (`--list` prints each game).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 from collections import Counter
@@ -32,17 +31,10 @@ from pathlib import Path
 
 import chess.pgn
 
-SCORE = re.compile(r"^([+-])(M?)(\d+(?:\.\d+)?)")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adjudication import move_score  # noqa: E402
+
 SKIP = ("time forfeit", "crash", "illegal", "no move in time", "gave no")
-
-
-def score_cp(comment: str) -> int | None:
-    """The mover's score of a match.py comment in centipawns (mates as +-10,000)."""
-    m = SCORE.match(comment.strip())
-    if not m:
-        return None
-    sign = 1 if m.group(1) == "+" else -1
-    return sign * (10000 if m.group(2) else round(float(m.group(3)) * 100))
 
 
 def phase(board: chess.Board) -> str:
@@ -66,9 +58,9 @@ def analyse(game: chess.pgn.Game, engine: str, threshold: int, lag_limit: int) -
     plies = []
     for node in game.mainline():
         board = node.parent.board()
-        cp = score_cp(node.comment)
-        mover = board.turn
-        plies.append((mover, None if cp is None else (cp if mover == ours else -cp), board, board.ply()))
+        white_cp = move_score(node.comment, board.turn == chess.WHITE)
+        ours_cp = None if white_cp is None else (white_cp if ours == chess.WHITE else -white_cp)
+        plies.append((board.turn, ours_cp, board, board.ply()))
     theirs = [i for i, p in enumerate(plies) if p[0] != ours and p[1] is not None]
     if not theirs:
         return None

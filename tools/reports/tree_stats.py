@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))  # the shared modules
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from depth_at_nodes import bench_positions, last_depth  # noqa: E402
+from depth_at_nodes import bench_positions, last_depth, search_lines  # noqa: E402
 from engines import EngineSpec, SpecError, parse_engine_spec  # noqa: E402
 from uci_engine import EngineError, UciEngine  # noqa: E402
 
@@ -79,19 +79,8 @@ def parse_stats(line: str) -> dict[str, int | list[int]]:
 
 def search(engine: UciEngine, fen: str, nodes: int, timeout: float) -> tuple[int, dict]:
     """`go nodes N` on `fen` from a cleared state: the last depth reported and the stats."""
-    engine.send("ucinewgame")
-    engine.send("isready")
-    engine.wait_for("readyok")
-    engine.send(f"position fen {fen}")
-    engine.send(f"go nodes {nodes}")
-    lines, stats_line, deadline = [], None, time.perf_counter() + timeout
-    while True:
-        line = engine.read_line(deadline, "bestmove").strip()
-        if line.startswith("bestmove"):
-            break
-        if line.startswith(STATS_PREFIX):
-            stats_line = line
-        lines.append(line)
+    lines = search_lines(engine, fen, nodes, timeout)
+    stats_line = next((line for line in reversed(lines) if line.startswith(STATS_PREFIX)), None)
     if stats_line is None:
         raise StatsError(f"engine {engine.path!r} printed no 'info string stats' line before bestmove "
                          f"(go nodes {nodes}, position {fen}): is it a build with tree statistics "
