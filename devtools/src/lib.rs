@@ -5,6 +5,7 @@
 //! this is in the shipped binary.
 
 pub mod book;
+pub mod dataset;
 pub mod format;
 pub mod nnue;
 pub mod openings;
