@@ -307,7 +307,7 @@ impl Searcher {
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -538,7 +538,6 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -631,7 +630,6 @@ impl Searcher {
             // mates after sacrifices (WAC 266 → 271).
             if depth >= tp!(NMP_DEPTH)
                 && eval >= beta
-                && static_eval >= beta + tp!(NMP_STATIC_BASE) - tp!(NMP_STATIC_PER_DEPTH) * depth
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && pos.has_non_pawn_material(pos.side_to_move())
@@ -647,51 +645,13 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
                 }
                 if score >= beta {
                     stats!(self.stats.nmp_cuts += 1);
                     return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
-
-            // Step 9a. ProbCut: a good capture whose reduced search beats beta by a margin
-            // would almost surely beat beta at full depth; quiescence screens each first.
-            let pc_beta = beta + tp!(PROBCUT_MARGIN);
-            if tp!(PROBCUT_DEPTH) > 0
-                && depth >= tp!(PROBCUT_DEPTH)
-                && beta.abs() < MATE_BOUND
-                && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta)
-            {
-                let mut picker = MovePicker::new_quiescence(tt_move, false, false);
-                while let Some(m) = picker.next(pos, &self.histories) {
-                    if !pos.see_ge(m, pc_beta - static_eval) {
-                        continue;
-                    }
-                    stats!(self.stats.probcut_tries += 1);
-                    let child = self.make_move(pos, ply, m, false);
-                    let mut s = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0, host);
-                    if s >= pc_beta {
-                        s = -self.negamax(
-                            &child,
-                            depth - 4,
-                            -pc_beta,
-                            -pc_beta + 1,
-                            ply + 1,
-                            !cut_node,
-                            host,
-                        );
-                    }
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s >= pc_beta {
-                        stats!(self.stats.probcut_cuts += 1);
-                        self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, ply);
-                        return s;
-                    }
                 }
             }
         }
@@ -803,8 +763,7 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s =
-                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
+                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -826,10 +785,7 @@ impl Searcher {
 
             let child = self.make_move(pos, ply, m, extension == 2);
             let nodes_before = self.nodes;
-            // A check that loses material is not extended: the child's extension (step 1)
-            // is taken back here.
-            let new_depth = depth - 1 + extension
-                - (tp!(CHECK_EXT_SEE) > 0 && child.in_check() && !pos.see_ge(m, 0)) as i32;
+            let new_depth = depth - 1 + extension;
             // The check extension is the child's (step 1), to a depth of at least 1 here.
             stats!(self.stats.ext_check += u64::from(child.in_check() && ply + 1 < MAX_PLY / 2));
             stats!(self.stats.ext_singular += u64::from(extension > 0));
@@ -839,7 +795,7 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
@@ -847,28 +803,19 @@ impl Searcher {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    r += tp!(LMR_CUT_NODE) * cut_node as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
-                let mut s = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    reduction > 0 || !cut_node,
-                    host,
-                );
+                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
             };
