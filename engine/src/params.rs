@@ -526,8 +526,6 @@ tunables! {
     LMR_BASE: i32 = 75, 0..=200;
     /// LMR divisor in hundredths.
     LMR_DIVISOR: i32 = 225, 100..=400;
-    /// Extra reduction at non-PV nodes while the root's best move is stable past depth 10.
-    LMR_STABLE_ROOT: i32 = 1, 0..=2;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 

@@ -135,9 +135,6 @@ pub struct Searcher {
     pub stats: Stats,
     nodes: u64,
     seldepth: usize,
-    /// The root's best move held through the last iteration, past depth 10: non-PV nodes
-    /// are reduced more (step 13).
-    stable_root: bool,
     stopped: bool,
     quit: bool,
     pondering: bool,
@@ -260,7 +257,6 @@ impl Searcher {
         self.time = TimeManager::new(&limits, overhead);
         self.nodes = 0;
         self.seldepth = 0;
-        self.stable_root = false;
         self.root_pv_len = 0;
         self.stopped = false;
         self.quit = false;
@@ -356,7 +352,6 @@ impl Searcher {
             self.report(host, depth, s, Bound::Exact);
 
             stability = if result.best == previous_best { stability + 1 } else { 0 };
-            self.stable_root = depth >= 10 && stability >= 1;
             if self.time.timed {
                 let best_nodes = self.root_nodes[(result.best.raw() & 4095) as usize];
                 let share = if self.nodes == 0 { 0 } else { best_nodes * 100 / self.nodes.max(1) };
@@ -808,7 +803,6 @@ impl Searcher {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    r += tp!(LMR_STABLE_ROOT) * (!pv_node && self.stable_root) as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
