@@ -1001,7 +1001,8 @@ impl Searcher {
         if in_check && moves == 0 {
             return -MATE + ply as i32;
         }
-        let _ = (best_move, raw_eval);
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }
