@@ -131,8 +131,14 @@ impl std::hash::Hasher for Identity {
     }
 }
 
-/// Calls `f(i, bytes)` for each whole record of `path` in order, reading a chunk at a time.
-fn each_record(path: &Path, mut f: impl FnMut(usize, &[u8]) -> Result<(), String>) -> Result<(), String> {
+/// Calls `f(i, bytes)` for each of the first `records` whole records of `path` in order
+/// (the count the file had when it was indexed, so that a file still being written reads
+/// as it was), reading a chunk at a time.
+fn each_record(
+    path: &Path,
+    records: usize,
+    mut f: impl FnMut(usize, &[u8]) -> Result<(), String>,
+) -> Result<(), String> {
     let name = |e: std::io::Error| format!("{}: {e}", path.display());
     let mut file = File::open(path).map_err(name)?;
     let mut buf = vec![0u8; CHUNK_RECORDS * RECORD_BYTES];
@@ -143,6 +149,9 @@ fn each_record(path: &Path, mut f: impl FnMut(usize, &[u8]) -> Result<(), String
         let whole = filled / RECORD_BYTES * RECORD_BYTES;
         if n == 0 || whole == buf.len() {
             for chunk in buf[..whole].chunks_exact(RECORD_BYTES) {
+                if i == records {
+                    return Ok(());
+                }
                 f(i, chunk)?;
                 i += 1;
             }
@@ -184,7 +193,7 @@ impl Dataset {
             if sel.dedup {
                 seen.reserve(records);
             }
-            each_record(path, |i, chunk| {
+            each_record(path, records, |i, chunk| {
                 Record::from_bytes(chunk).map_err(|e| format!("{}: record {i}: {e}", path.display()))?;
                 data.read += 1;
                 if sel.dedup && !seen.insert(position_key(chunk)) {
@@ -199,7 +208,7 @@ impl Dataset {
             // the ones before it.
             let split = survivors - (survivors as f64 * sel.valid) as usize;
             let mut rank = 0;
-            each_record(path, |i, chunk| {
+            each_record(path, records, |i, chunk| {
                 if !file.is_training(i) {
                     return Ok(());
                 }
@@ -229,8 +238,8 @@ impl Dataset {
             for file in &mut data.files {
                 let mut dropped = Vec::new();
                 let file_ref = &*file;
-                each_record(&file_ref.path, |i, chunk| {
-                    if i < file_ref.records && file_ref.is_training(i) {
+                each_record(&file_ref.path, file_ref.records, |i, chunk| {
+                    if file_ref.is_training(i) {
                         let n =
                             counts[u64::from_le_bytes(chunk[0..8].try_into().unwrap()).count_ones() as usize];
                         if n <= cap || rng.unit() < cap as f64 / n as f64 {
@@ -266,8 +275,8 @@ impl Dataset {
     pub fn read_all(&self) -> Result<Vec<[u8; RECORD_BYTES]>, String> {
         let mut out = Vec::with_capacity(self.training_len());
         for file in &self.files {
-            each_record(&file.path, |i, chunk| {
-                if i < file.records && file.is_training(i) {
+            each_record(&file.path, file.records, |i, chunk| {
+                if file.is_training(i) {
                     out.push(self.scaled(chunk).to_bytes());
                 }
                 Ok(())
@@ -310,8 +319,8 @@ impl Dataset {
 }
 
 /// `n` records of random walks from the start (a new walk every 60 plies; the score the
-/// hand-crafted evaluation's, the result at random) written to `path`: data with repeats, every ply and piece count, for
-/// the tests of the loader and the trainer.
+/// hand-crafted evaluation's, the result at random) written to `path`: data with repeats,
+/// every ply and piece count, for the tests of the loader and the trainer.
 pub fn write_random_walks(path: &Path, n: usize, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed, 7);
     let mut bytes = Vec::with_capacity(n * RECORD_BYTES);
