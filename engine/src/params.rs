@@ -526,15 +526,6 @@ tunables! {
     LMR_BASE: i32 = 75, 0..=200;
     /// LMR divisor in hundredths.
     LMR_DIVISOR: i32 = 225, 100..=400;
-    /// Extra reduction of a late quiet at an expected cut node.
-    LMR_CUT_NODE: i32 = 2, 0..=3;
-    /// History pruning of quiets to this LMR depth (negative: off) ...
-    HISTORY_PRUNE_DEPTH: i32 = -1, -1..=8;
-    /// ... whose history score is below this times (1 - depth).
-    HISTORY_PRUNE_MARGIN: i32 = 1700, 500..=5000;
-    /// Late-move reductions of checks, and of captures and promotions at non-PV nodes,
-    /// too (0: quiet moves that do not check only).
-    LMR_ALL_MOVES: i32 = 0, 0..=1;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
@@ -548,9 +539,6 @@ tunables! {
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
-
-    /// Checks that lose material (SEE < 0) are not extended (0: every check is).
-    CHECK_EXT_SEE: i32 = 1, 0..=1;
 
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;
