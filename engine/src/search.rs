@@ -630,6 +630,12 @@ impl Searcher {
             // mates after sacrifices (WAC 266 → 271).
             if depth >= tp!(NMP_DEPTH)
                 && eval >= beta
+                && (tp!(NMP_STATIC_MARGIN) == 0
+                    || (eval >= static_eval
+                        && static_eval
+                            >= beta + tp!(NMP_STATIC_MARGIN)
+                                - tp!(NMP_STATIC_PER_DEPTH) * depth
+                                - tp!(NMP_STATIC_IMPROVING) * improving as i32))
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && pos.has_non_pawn_material(pos.side_to_move())
