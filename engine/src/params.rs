@@ -510,6 +510,10 @@ tunables! {
     /// When improving, the null move's static margin shrinks by this.
     NMP_STATIC_IMPROVING: i32 = 16, 0..=80;
 
+    /// Late-move pruning and reductions number a move by every move reached before it,
+    /// pruned ones included, instead of the moves searched (0: off).
+    MOVE_ORDER_COUNTS_PRUNED: i32 = 1, 0..=1;
+
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
 
