@@ -504,7 +504,7 @@ tunables! {
     /// The null move only when the static evaluation is at least beta + this − the per-ply
     /// term × depth (− the improving term when improving): a pass that barely clears beta
     /// at low depth fails too often to pay for its search (0: off).
-    NMP_STATIC_MARGIN: i32 = 88, 0..=300;
+    NMP_STATIC_MARGIN: i32 = 0, 0..=300;
     /// Per ply of depth, the null move's static margin shrinks by this.
     NMP_STATIC_PER_DEPTH: i32 = 7, 0..=40;
     /// When improving, the null move's static margin shrinks by this.
@@ -512,7 +512,11 @@ tunables! {
 
     /// Late-move pruning and reductions number a move by every move reached before it,
     /// pruned ones included, instead of the moves searched (0: off).
-    MOVE_ORDER_COUNTS_PRUNED: i32 = 1, 0..=1;
+    MOVE_ORDER_COUNTS_PRUNED: i32 = 0, 0..=1;
+
+    /// The TT keeps this search's entry for a position against a bound at least this many
+    /// plies shallower (0: a store always replaces the position's entry).
+    TT_KEEP_DEEPER: i32 = 4, 0..=8;
 
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
