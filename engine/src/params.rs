@@ -501,22 +501,6 @@ tunables! {
     /// Extra null-move reduction when the eval is this much above beta (one ply at most:
     /// a larger extra reduction missed tactics, WAC 266 -> 271 with the cap).
     NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
-    /// The null move only when the static evaluation is at least beta + this − the per-ply
-    /// term × depth (− the improving term when improving): a pass that barely clears beta
-    /// at low depth fails too often to pay for its search (0: off).
-    NMP_STATIC_MARGIN: i32 = 0, 0..=300;
-    /// Per ply of depth, the null move's static margin shrinks by this.
-    NMP_STATIC_PER_DEPTH: i32 = 7, 0..=40;
-    /// When improving, the null move's static margin shrinks by this.
-    NMP_STATIC_IMPROVING: i32 = 16, 0..=80;
-
-    /// Late-move pruning and reductions number a move by every move reached before it,
-    /// pruned ones included, instead of the moves searched (0: off).
-    MOVE_ORDER_COUNTS_PRUNED: i32 = 0, 0..=1;
-
-    /// The TT keeps this search's entry for a position against a bound at least this many
-    /// plies shallower (0: a store always replaces the position's entry).
-    TT_KEEP_DEEPER: i32 = 4, 0..=8;
 
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;

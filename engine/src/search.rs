@@ -630,12 +630,6 @@ impl Searcher {
             // mates after sacrifices (WAC 266 → 271).
             if depth >= tp!(NMP_DEPTH)
                 && eval >= beta
-                && (tp!(NMP_STATIC_MARGIN) == 0
-                    || (eval >= static_eval
-                        && static_eval
-                            >= beta + tp!(NMP_STATIC_MARGIN)
-                                - tp!(NMP_STATIC_PER_DEPTH) * depth
-                                - tp!(NMP_STATIC_IMPROVING) * improving as i32))
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && pos.has_non_pawn_material(pos.side_to_move())
@@ -688,7 +682,6 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
-        let mut moves_reached = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
         let mut noisy_tried = [Move::NONE; 32];
@@ -701,10 +694,6 @@ impl Searcher {
                 continue;
             }
             let quiet = !m.is_noisy();
-            // The move's number for late-move pruning and reductions: every move the loop
-            // reached before it, pruned ones too, as the Stockfish family counts.
-            let order = if tp!(MOVE_ORDER_COUNTS_PRUNED) > 0 { moves_reached } else { moves_searched };
-            moves_reached += 1;
 
             // Step 12. Pruning of late moves, once a move has been searched and no mate
             // against us is pending. Checks escape the margins below: they are how mates
@@ -718,14 +707,14 @@ impl Searcher {
                     // would be searched that shallow anyway (with the losing checks below,
                     // +25 Elo).
                     let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
-                        (depth - 1 - lmr(&self.lmr, depth, order)).max(0)
+                        (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
                     } else {
                         depth
                     };
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
-                    let late = (depth <= tp!(LMP_DEPTH) && order >= lmp_limit)
+                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
                             && lmr_depth <= tp!(FUTILITY_DEPTH)
@@ -811,7 +800,7 @@ impl Searcher {
                 let mut reduction = 0;
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
                 {
-                    let mut r = lmr(&self.lmr, depth, order);
+                    let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
