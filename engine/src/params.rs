@@ -502,10 +502,6 @@ tunables! {
     /// a larger extra reduction missed tactics, WAC 266 -> 271 with the cap).
     NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
 
-    /// The TT keeps this search's entry for a position against a bound at least this many
-    /// plies shallower (0: a store always replaces the position's entry).
-    TT_KEEP_DEEPER: i32 = 4, 0..=8;
-
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
 
@@ -530,8 +526,6 @@ tunables! {
     LMR_BASE: i32 = 75, 0..=200;
     /// LMR divisor in hundredths.
     LMR_DIVISOR: i32 = 225, 100..=400;
-    /// Extra reduction of a late quiet at an expected cut node.
-    LMR_CUT_NODE: i32 = 2, 0..=3;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
@@ -545,9 +539,6 @@ tunables! {
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
-
-    /// Checks that lose material (SEE < 0) are not extended (0: every check is).
-    CHECK_EXT_SEE: i32 = 1, 0..=1;
 
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 200, 50..=400;

@@ -20,7 +20,6 @@
 //! probe. Replacement: an entry of the same position is updated; otherwise the entry with
 //! the lowest `depth - 8 × age` is replaced, so old searches make way first.
 
-use crate::params::*;
 use crate::types::Move;
 
 /// What a stored score says about the true score.
@@ -178,22 +177,6 @@ impl Table {
             None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
         };
         let entry = &mut bucket.entries[slot];
-        // The same position's entry from this search, TT_KEEP_DEEPER plies deeper than a
-        // bound stored now, is kept (a quiescence result no longer erases a deep one);
-        // only a move it lacks is taken.
-        let keep = tp!(TT_KEEP_DEEPER);
-        if keep > 0
-            && entry.key == check
-            && bound != Bound::Exact
-            && entry.age_bound >> 2 == age
-            && entry.age_bound & 3 != 0
-            && depth + DEPTH_OFFSET + keep <= entry.depth as i32
-        {
-            if entry.mv == 0 {
-                entry.mv = mv.raw();
-            }
-            return;
-        }
         // Keep the old move when this result has none for the same position.
         let mv = if mv == Move::NONE && entry.key == check { Move::from_raw(entry.mv) } else { mv };
         *entry = Entry {
