@@ -548,6 +548,9 @@ tunables! {
     /// SEE pruning of checking moves below −this × depth (0: checks never pruned)
     /// (step 12, with PRUNE_AT_LMR_DEPTH, +25 Elo).
     CHECK_SEE_MARGIN: i32 = 100, 0..=400;
+    /// A node in check is extended a ply only from this depth (1: every one; a node at the
+    /// horizon always is, so that quiescence never starts in check).
+    CHECK_EXT_DEPTH: i32 = 1, 1..=16;
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off) (step 12, with CHECK_SEE_MARGIN,
     /// +25 Elo).

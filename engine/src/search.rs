@@ -546,9 +546,10 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let in_check = pos.in_check();
 
-        // Step 1. Check extension (standard): never drop into quiescence while in check,
-        // and look one ply further at forcing lines.
-        if in_check && ply < MAX_PLY / 2 {
+        // Step 1. Check extension: never drop into quiescence while in check, and look one
+        // ply further at forcing lines, from CHECK_EXT_DEPTH on (the family extends checks
+        // only deep in the tree, where few nodes pay for it).
+        if in_check && ply < MAX_PLY / 2 && (depth <= 0 || depth >= tp!(CHECK_EXT_DEPTH)) {
             depth += 1;
         }
 
