@@ -565,6 +565,11 @@ tunables! {
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
     /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
     HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
+    /// Butterfly bonus per centipawn that the opponent's last quiet move raised its static
+    /// evaluation (step 7a; 0: off), and its cap.
+    EVAL_HISTORY_SCALE: i32 = 0, 0..=400;
+    /// Cap of the evaluation's history bonus.
+    EVAL_HISTORY_MAX: i32 = 4000, 500..=8000;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
 

@@ -612,6 +612,17 @@ impl Searcher {
             eval = h.score;
         }
         self.stack[ply].static_eval = static_eval;
+        // Step 7a. The opponent's last quiet move learns from the static evaluation: a move
+        // that raised the mover's evaluation gains butterfly history, one that lowered it
+        // loses some (the family's ordering by the evaluation's change).
+        if ply > 0 && !in_check && excluded == Move::NONE && tp!(EVAL_HISTORY_SCALE) > 0 {
+            let prev = self.stack[ply - 1];
+            if prev.mv != Move::NONE && !prev.mv.is_noisy() && prev.static_eval > -INFINITY {
+                let max = tp!(EVAL_HISTORY_MAX);
+                let bonus = (-(prev.static_eval + static_eval) * tp!(EVAL_HISTORY_SCALE)).clamp(-max, max);
+                self.histories.update_butterfly(!pos.side_to_move(), prev.mv, bonus);
+            }
+        }
         // Improving: better than two plies ago (unknown near the root: assume so).
         let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
 
