@@ -569,7 +569,11 @@ tunables! {
     /// evaluation (step 7a; 0: off), and its cap.
     EVAL_HISTORY_SCALE: i32 = 0, 0..=400;
     /// Cap of the evaluation's history bonus.
-    EVAL_HISTORY_MAX: i32 = 4000, 500..=8000;
+    EVAL_HISTORY_MAX: i32 = 3000, 500..=8000;
+    /// The network's two side-to-move bonuses, in centipawns: a position's evaluation plus
+    /// that of the same position with the other side to move (median 45 on 117 positions
+    /// of tests/data/game_positions.fen, gen14).
+    EVAL_HISTORY_TEMPO: i32 = 45, 0..=100;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
 

@@ -614,12 +614,17 @@ impl Searcher {
         self.stack[ply].static_eval = static_eval;
         // Step 7a. The opponent's last quiet move learns from the static evaluation: a move
         // that raised the mover's evaluation gains butterfly history, one that lowered it
-        // loses some (the family's ordering by the evaluation's change).
+        // loses some (the family's ordering by the evaluation's change). The two
+        // evaluations are from either side to move, so their sum carries the network's
+        // bonus for the move twice (EVAL_HISTORY_TEMPO): a move that changes nothing
+        // learns nothing.
         if ply > 0 && !in_check && excluded == Move::NONE && tp!(EVAL_HISTORY_SCALE) > 0 {
             let prev = self.stack[ply - 1];
             if prev.mv != Move::NONE && !prev.mv.is_noisy() && prev.static_eval > -INFINITY {
                 let max = tp!(EVAL_HISTORY_MAX);
-                let bonus = (-(prev.static_eval + static_eval) * tp!(EVAL_HISTORY_SCALE)).clamp(-max, max);
+                let bonus = ((tp!(EVAL_HISTORY_TEMPO) - prev.static_eval - static_eval)
+                    * tp!(EVAL_HISTORY_SCALE))
+                .clamp(-max, max);
                 self.histories.update_butterfly(!pos.side_to_move(), prev.mv, bonus);
             }
         }
