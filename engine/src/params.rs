@@ -548,9 +548,6 @@ tunables! {
     /// SEE pruning of checking moves below −this × depth (0: checks never pruned)
     /// (step 12, with PRUNE_AT_LMR_DEPTH, +25 Elo).
     CHECK_SEE_MARGIN: i32 = 100, 0..=400;
-    /// A node in check is extended a ply only from this depth (1: every one; a node at the
-    /// horizon always is, so that quiescence never starts in check).
-    CHECK_EXT_DEPTH: i32 = 1, 1..=16;
     /// Futility and SEE pruning of quiets judge a move by the depth it would have after
     /// its late-move reduction, not the node's (0: off) (step 12, with CHECK_SEE_MARGIN,
     /// +25 Elo).
@@ -565,15 +562,6 @@ tunables! {
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
     /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
     HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
-    /// Butterfly bonus per centipawn that the opponent's last quiet move raised its static
-    /// evaluation (step 7a; 0: off), and its cap.
-    EVAL_HISTORY_SCALE: i32 = 0, 0..=400;
-    /// Cap of the evaluation's history bonus.
-    EVAL_HISTORY_MAX: i32 = 3000, 500..=8000;
-    /// The network's two side-to-move bonuses, in centipawns: a position's evaluation plus
-    /// that of the same position with the other side to move (median 45 on 117 positions
-    /// of tests/data/game_positions.fen, gen14).
-    EVAL_HISTORY_TEMPO: i32 = 45, 0..=100;
     /// Cap of one history update.
     HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
 

@@ -546,10 +546,9 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let in_check = pos.in_check();
 
-        // Step 1. Check extension: never drop into quiescence while in check, and look one
-        // ply further at forcing lines, from CHECK_EXT_DEPTH on (the family extends checks
-        // only deep in the tree, where few nodes pay for it).
-        if in_check && ply < MAX_PLY / 2 && (depth <= 0 || depth >= tp!(CHECK_EXT_DEPTH)) {
+        // Step 1. Check extension (standard): never drop into quiescence while in check,
+        // and look one ply further at forcing lines.
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
 
@@ -612,22 +611,6 @@ impl Searcher {
             eval = h.score;
         }
         self.stack[ply].static_eval = static_eval;
-        // Step 7a. The opponent's last quiet move learns from the static evaluation: a move
-        // that raised the mover's evaluation gains butterfly history, one that lowered it
-        // loses some (the family's ordering by the evaluation's change). The two
-        // evaluations are from either side to move, so their sum carries the network's
-        // bonus for the move twice (EVAL_HISTORY_TEMPO): a move that changes nothing
-        // learns nothing.
-        if ply > 0 && !in_check && excluded == Move::NONE && tp!(EVAL_HISTORY_SCALE) > 0 {
-            let prev = self.stack[ply - 1];
-            if prev.mv != Move::NONE && !prev.mv.is_noisy() && prev.static_eval > -INFINITY {
-                let max = tp!(EVAL_HISTORY_MAX);
-                let bonus = ((tp!(EVAL_HISTORY_TEMPO) - prev.static_eval - static_eval)
-                    * tp!(EVAL_HISTORY_SCALE))
-                .clamp(-max, max);
-                self.histories.update_butterfly(!pos.side_to_move(), prev.mv, bonus);
-            }
-        }
         // Improving: better than two plies ago (unknown near the root: assume so).
         let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
 
