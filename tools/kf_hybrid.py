@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""KaggleFish's search with a minnow net: a measuring build that asks whether the gap to
+KaggleFish is the search or the evaluation (docs/search.md, "Search or evaluation").
+
+It unpacks KaggleFish's source (the git directory that `fetch
+github:codedeliveryservice/KaggleFish` prints) into OUT, writes the minnow net decoded into
+`src/minnow_net.h`, appends to `src/evaluate.c` a from-scratch evaluation of that net written
+here (the biases plus each piece's feature rows from both views, SCReLU, the output bucket by
+the number of pieces, centipawns times 208 / 100, KaggleFish's pawn), makes `evaluate()`
+return it in place of KaggleFish's own net, and builds OUT/main.out. Its UCI `eval` prints
+`evalpair kf <KaggleFish's own net, cp> mn <the minnow net, cp>` for the position set.
+
+The result is a throwaway local build, as the instrumented KaggleFish of the tree statistics
+was: none of KaggleFish's code enters this repository, and the build is never shipped. The two
+nets' scales agree (on tests/data/game_positions.fen KaggleFish's centipawns regress on
+minnow's with slope 0.97, correlation 0.94), so the minnow net's centipawns are used as they
+are. `--check MINNOW` compares the hybrid's minnow evaluation with that engine's `eval` on
+tests/data/game_positions.fen and fails on any difference (give the engine built with the
+same net).
+
+    python3 tools/kf_hybrid.py --git /work/.mirror/codedeliveryservice+KaggleFish/repo \
+        --out /tmp/kf_hybrid --check target/release/minnow
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INPUTS = 768
+
+C_EVAL = r"""
+/* minnow's net, from scratch (tools/kf_hybrid.py in minnow; a measuring build only) */
+#include "minnow_net.h"
+int minnow_cp(const Position *pos) {
+    int acc[2][MN_H];
+    for (int i = 0; i < MN_H; i++) acc[0][i] = acc[1][i] = mn_bias[i];
+    Bitboard occ = pieces();
+    int n = 0;
+    while (occ) {
+        Square sq = pop_lsb(&occ);
+        int p = piece_on(sq);
+        int kind = color_of(p) * 6 + type_of_p(p) - 1;
+        int white_view = kind * 64 + sq, black_view = ((kind + 6) % 12) * 64 + (sq ^ 56);
+        for (int i = 0; i < MN_H; i++) {
+            acc[0][i] += mn_rows[white_view][i];
+            acc[1][i] += mn_rows[black_view][i];
+        }
+        n++;
+    }
+    int bucket = ((n < 2 ? 2 : n) - 2) * MN_BUCKETS / 31;
+    if (bucket > MN_BUCKETS - 1) bucket = MN_BUCKETS - 1;
+    int us = stm();
+    long long sum = mn_outb[bucket];
+    for (int i = 0; i < MN_H; i++) {
+        int x = acc[us][i] < 0 ? 0 : acc[us][i] > MN_QA ? MN_QA : acc[us][i];
+        int y = acc[!us][i] < 0 ? 0 : acc[!us][i] > MN_QA ? MN_QA : acc[!us][i];
+        sum += (long long)(x * x) * mn_outw[2 * bucket][i] + (long long)(y * y) * mn_outw[2 * bucket + 1][i];
+    }
+    long long cp = sum * 400 / (MN_QA * MN_QA * MN_QB);
+    return (int)(cp > 20000 ? 20000 : cp < -20000 ? -20000 : cp);
+}
+"""
+
+EVAL_HEAD = "NOINLINE Value evaluate(const Position *pos) {\n"
+EVAL_HYBRID = (
+    "int minnow_cp(const Position *pos);\nint kf_own_net = 0;\n" + EVAL_HEAD + "    if (!kf_own_net) {\n"
+    "        Value m = (Value)(minnow_cp(pos) * PawnValueEg / 100);\n"
+    "        return clamp(m, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);\n    }\n"
+)
+UCI_EVAL = "evaluate(pos);\n        #endif"
+UCI_PAIR = (
+    "{ extern int minnow_cp(const Position*); extern int kf_own_net; kf_own_net = 1; reset_evaluator(pos);\n"
+    "  printf(\"evalpair kf %d mn %d\\n\", evaluate(pos) * 100 / PawnValueEg, minnow_cp(pos));\n"
+    "  kf_own_net = 0; fflush(stdout); }\n        #endif"
+)
+
+
+def net_header(net: bytes) -> str:
+    """The net decoded into C arrays: feature rows with the mirrored twins, biases, output
+    weights per bucket and side, output biases (the format of engine/src/nnue.rs)."""
+    if net[:4] != b"MNN3":
+        raise SystemExit("not an MNN3 net")
+    stored, qa, qb, buckets, flags, dense = net[4] | net[5] << 8, net[6], net[7], net[8], net[9], net[10]
+    if flags & 1 or dense:
+        raise SystemExit("kf_hybrid reads nets without king mirroring or a dense layer")
+    pairs = bool(flags & 2)
+    hidden = 2 * stored if pairs else stored
+    w1, b1 = 12, 12 + INPUTS * stored
+    w2 = b1 + 2 * stored
+    b2 = w2 + buckets * 2 * stored
+    if b2 + 4 * buckets != len(net):
+        raise SystemExit("the net's length does not match its header")
+    rows = [[0] * hidden for _ in range(INPUTS)]
+    for i in range(stored):
+        w = 0
+        for f in range(INPUTS):
+            w = (w + struct.unpack_from("b", net, w1 + i * INPUTS + f)[0] + 128) % 256 - 128
+            rows[f][i] = w
+    if pairs:
+        for f in range(INPUTS):
+            rows[f][stored:] = rows[f ^ 7][:stored]
+    bias = [struct.unpack_from("<h", net, b1 + 2 * (i % stored))[0] for i in range(hidden)]
+    outw = [[struct.unpack_from("b", net, w2 + k * stored + i % stored)[0] for i in range(hidden)] for k in range(2 * buckets)]
+    outb = [struct.unpack_from("<i", net, b2 + 4 * k)[0] for k in range(buckets)]
+
+    def table(rs: list[list[int]]) -> str:
+        return ",".join("{" + ",".join(map(str, r)) + "}" for r in rs)
+
+    return (
+        f"#define MN_H {hidden}\n#define MN_QA {qa}\n#define MN_QB {qb}\n#define MN_BUCKETS {buckets}\n"
+        f"static const short mn_rows[{INPUTS}][MN_H] = {{{table(rows)}}};\n"
+        f"static const short mn_bias[MN_H] = {{{','.join(map(str, bias))}}};\n"
+        f"static const short mn_outw[2 * MN_BUCKETS][MN_H] = {{{table(outw)}}};\n"
+        f"static const int mn_outb[MN_BUCKETS] = {{{','.join(map(str, outb))}}};\n"
+    )
+
+
+def patch(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    if text.count(old) != 1:
+        raise SystemExit(f"{path.name}: the text to patch is not there once (KaggleFish changed?)")
+    path.write_text(text.replace(old, new))
+
+
+def eval_pairs(engine: Path, fens: list[str]) -> list[tuple[int, int]]:
+    commands = "uci\n" + "".join(f"position fen {f}\neval\n" for f in fens) + "quit\n"
+    out = subprocess.run([str(engine)], input=commands, capture_output=True, text=True, timeout=60).stdout
+    return [(int(p[2]), int(p[4])) for p in (line.split() for line in out.splitlines()) if p[:1] == ["evalpair"]]
+
+
+def minnow_evals(engine: Path, fens: list[str]) -> list[int]:
+    commands = "uci\n" + "".join(f"position fen {f}\neval\n" for f in fens) + "quit\n"
+    out = subprocess.run([str(engine)], input=commands, capture_output=True, text=True, timeout=60).stdout
+    return [int(line.split()[1]) for line in out.splitlines() if line.startswith("Eval:")]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--git", required=True, help="KaggleFish's git directory (from fetch)")
+    ap.add_argument("--net", default=None, help="minnow net file (default: the one nets/SHIPPED names)")
+    ap.add_argument("--out", default="/tmp/kf_hybrid", help="build folder; OUT/main.out is the engine")
+    ap.add_argument("--check", default=None, help="a minnow engine with the same net: its eval must match")
+    args = ap.parse_args()
+
+    net_path = Path(args.net) if args.net else ROOT / (ROOT / "nets/SHIPPED").read_text().strip()
+    out = Path(args.out)
+    subprocess.run(["rm", "-rf", str(out)], check=True)
+    out.mkdir(parents=True)
+    archive = subprocess.run(["git", "--git-dir", args.git, "archive", "HEAD"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
+    src = out / "src"
+    (src / "minnow_net.h").write_text(net_header(net_path.read_bytes()))
+    evaluate = src / "evaluate.c"
+    patch(evaluate, EVAL_HEAD, EVAL_HYBRID)
+    evaluate.write_text(evaluate.read_text() + C_EVAL)
+    uci = src / "uci.c"
+    patch(uci, UCI_EVAL, UCI_PAIR)
+    build = subprocess.run(["make", "-C", str(src), "build", "ARCH=x86-64-bmi2", "COMP=gcc", "-j2"], capture_output=True, text=True)
+    (out / "build.log").write_text(build.stdout + build.stderr)
+    if build.returncode != 0:
+        print((build.stdout + build.stderr)[-3000:], file=sys.stderr)
+        return 1
+    engine = out / "main.out"
+    (src / "main.out").rename(engine)
+    print(f"hybrid engine: {engine} (net {net_path.name})")
+
+    fens = [" ".join(line.split()[:6]) for line in (ROOT / "tests/data/game_positions.fen").read_text().splitlines() if line.strip()]
+    pairs = eval_pairs(engine, fens)
+    if len(pairs) != len(fens):
+        print(f"the hybrid answered {len(pairs)} of {len(fens)} evals", file=sys.stderr)
+        return 1
+    if args.check:
+        want = minnow_evals(Path(args.check), fens)
+        bad = [i for i, (p, w) in enumerate(zip(pairs, want)) if p[1] != w]
+        if len(want) != len(fens) or bad:
+            print(f"the hybrid's minnow evaluation differs from {args.check} at positions {bad[:10]}", file=sys.stderr)
+            return 1
+        print(f"minnow evaluation identical to {args.check} on {len(fens)} positions")
+    kf = [p[0] for p in pairs]
+    mn = [p[1] for p in pairs]
+    n = len(kf)
+    mk, mm = sum(kf) / n, sum(mn) / n
+    cov = sum((a - mk) * (b - mm) for a, b in zip(kf, mn)) / n
+    var_m = sum((b - mm) ** 2 for b in mn) / n
+    var_k = sum((a - mk) ** 2 for a in kf) / n
+    print(f"KaggleFish's net on minnow's, {n} positions: slope {cov / var_m:.2f}, correlation {cov / (var_k * var_m) ** 0.5:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
