@@ -80,6 +80,134 @@ UCI_PAIR = (
 )
 
 
+# Transplants: one of minnow's search steps written into the hybrid's search in place of
+# KaggleFish's, to see what each costs there (docs/strength.md). Margins are minnow's
+# centipawns times 2.08 (KaggleFish's pawn is 208) and SEE margins times 2.6 (its knight
+# against minnow's 300). Each is (start, end, code): the code replaces the text from the
+# start anchor up to the end anchor, both searched from the anchor named after "@" if any.
+LMR = r"""        if (depth >= 3 && moveCount > 1 + PvNode && !captureOrPromotion && !givesCheck) {
+            /* minnow's late-move reduction (step 13): its table and terms */
+            Depth r = (Depth)(0.75 + log((double)depth) * log((double)(moveCount - 1)) / 2.25);
+            r -= PvNode;
+            r += !improving;
+            r -= (move == ss->killers[0] || move == ss->killers[1]);
+            ss->statScore = (*cmh)[0][piece_to_history_conv(movedPiece)][to_sq(move)] +
+                            (*fmh)[1][piece_to_history_conv(movedPiece)][to_sq(move)] +
+                            (*fmh2)[1][piece_to_history_conv(movedPiece)][to_sq(move)] +
+                            (*pos->mainHistory)[!stm()][from_to(move)] - 4741;
+            if (!inCheck) r -= ss->statScore / 15893;
+            Depth d = clamp(newDepth - r, 1, newDepth);
+            value = -search_NonPV(pos, ss + 1, -(alpha + 1), d, 1);
+            if (value > alpha && d < newDepth)
+                value = -search_NonPV(pos, ss + 1, -(alpha + 1), newDepth, !cutNode);
+        }
+
+"""
+PRUNE = r"""        /* minnow's pruning of late moves (step 12) */
+        if (!rootNode && bestValue > VALUE_TB_LOSS_IN_MAX_PLY) {
+            bool prune;
+            if (!captureOrPromotion) {
+                int mlr = moveCount > 1 ? (int)(0.75 + log((double)depth) * log((double)(moveCount - 1)) / 2.25) : 0;
+                int lmrDepth = max(newDepth - mlr, 0);
+                bool late = depth <= 8 && moveCount - 1 >= (3 + depth * depth) / (improving ? 1 : 2);
+                bool fut = !inCheck && lmrDepth <= 8 && ss->staticEval + (90 + 100 * lmrDepth) * 208 / 100 <= alpha;
+                prune = late || fut || (lmrDepth <= 8 && !see_test(pos, move, -65 * lmrDepth * lmrDepth));
+            } else
+                prune = depth <= 8 && !see_test(pos, move, -234 * depth);
+            if (prune && !givesCheck) continue;
+            if (givesCheck && depth <= 8 && !see_test(pos, move, -260 * depth)) continue;
+        }
+
+"""
+NODE = r"""    /* minnow's steps 8-10: reverse futility, null move, internal iterative reduction
+       (no razoring, no ProbCut) */
+    if (!PvNode && !excludedMove) {
+        if (depth <= 8 && eval - 156 * (depth - improving) >= beta && eval < VALUE_KNOWN_WIN)
+            return eval;
+        if (depth >= 3 && eval >= beta && (ss - 1)->currentMove != MOVE_NULL && non_pawn_material_c(stm())
+            && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
+            Depth R = 3 + depth / 4 + min((eval - beta) / 416, 1);
+            ss->currentMove = MOVE_NULL;
+            ss->history = &(*pos->counterMoveHistory)[0][0];
+            do_null_move(pos);
+            ss->endMoves = (ss - 1)->endMoves;
+            Value nullValue = -search_NonPV(pos, ss + 1, -beta, depth - 1 - R, !cutNode);
+            undo_null_move(pos);
+            if (nullValue >= beta) return nullValue >= VALUE_TB_WIN_IN_MAX_PLY ? beta : nullValue;
+        }
+    }
+    if (depth >= 4 && !ttMove && !excludedMove) depth--;
+"""
+EXT_CHECK = "    /* minnow's check extension (step 1) */\n    if (checkers() && ss->ply < MAX_PLY / 2) depth++;\n"
+SINGULAR = r"""        /* minnow's singular extension (step 12a) */
+        if (depth >= 8 && move == ttMove && !rootNode && !excludedMove && abs(ttValue) < VALUE_KNOWN_WIN
+            && (tte_bound(tte) & BOUND_LOWER) && tte_depth(tte) >= depth - 3) {
+            Value singularBeta = ttValue - ((formerPv + 4) * depth) / 2; /* KaggleFish's margin: minnow's 1 cp a ply outside former PVs */
+            Move cm = ss->countermove;
+            Move k1 = ss->mpKillers[0], k2 = ss->mpKillers[1];
+            ss->excludedMove = move;
+            value = search_NonPV(pos, ss, singularBeta - 1, newDepth / 2, cutNode);
+            ss->excludedMove = 0;
+            if (value < singularBeta) {
+                extension = 1;
+                singularQuietLMR = !ttCapture;
+                if (!PvNode && value < singularBeta - 42) extension = 2;
+            } else if (singularBeta >= beta)
+                return singularBeta;
+            else if (ttValue >= beta)
+                extension = -1;
+            mp_init(pos, ttMove, depth, ss->ply);
+            ss->stage++;
+            ss->countermove = cm;
+            ss->mpKillers[0] = k1;
+            ss->mpKillers[1] = k2;
+        }
+
+"""
+QS_PRUNE = r"""        /* minnow's quiescence pruning (step 2): delta pruning by the victim + 200 cp, and
+           no capture that loses material */
+        if (!InCheck && piece_on(to_sq(move)) && type_of_m(move) != PROMOTION &&
+            ss->staticEval + corrhist_adjustment(pos) + PieceValue[EG][piece_on(to_sq(move))] + 416 <= alpha)
+            continue;
+        if (!InCheck && !see_test(pos, move, 0)) continue;
+
+"""
+TRANSPLANTS = {
+    "lmr": [("        // Step 16. Late moves reduction", "        // Step 17. Full depth search", LMR)],
+    "prune": [("        // Step 13. Pruning at shallow depth", "        // Step 14. Extensions", PRUNE)],
+    "node": [("    // Razoring", "moves_loop:", NODE)],
+    "ext": [
+        ("    const Depth maxNextDepth", "    const Depth maxNextDepth", EXT_CHECK),
+        ("        // Singular extension search.", "        // Add extension to new depth", SINGULAR),
+    ],
+    "qs": [
+        # the stand pat is the corrected evaluation, not sharpened by the TT's score
+        ("            // Can ttValue be used as a better position evaluation?", "        } else {", "@Value qsearch_node"),
+        ("        // Futility pruning and moveCount pruning", "        // Speculative prefetch", QS_PRUNE),
+        # no quiet check pruned by its continuation history
+        ("        if (!captureOrPromotion && bestValue > VALUE_TB_LOSS", "        // Make and search the move", ""),
+        # a fail high returns its score as it is
+        ("                    bestValue = (3 * bestValue + beta) / 4;", "                    break;", ""),
+    ],
+}
+
+
+def transplant(text: str, name: str) -> str:
+    """The search with minnow's `name` step in place of KaggleFish's."""
+    for start, end, code in TRANSPLANTS[name]:
+        at = 0
+        if code.startswith("@"):
+            at, code = text.index(code[1:]), ""
+        elif name == "qs":
+            at = text.index("Value qsearch_node")
+        i = text.find(start, at)
+        j = text.find(end, i + (0 if start == end else len(start)))
+        if i < 0 or j < 0:
+            raise SystemExit(f"transplant {name}: its anchor is not there (KaggleFish changed?)")
+        text = text[:i] + code + text[j:]
+    return text
+
+
 def net_header(net: bytes) -> str:
     """The net decoded into C arrays: feature rows with the mirrored twins, biases, output
     weights per bucket and side, output biases (the format of engine/src/nnue.rs)."""
@@ -145,6 +273,8 @@ def main() -> int:
     ap.add_argument("--net", default=None, help="minnow net file (default: the one nets/SHIPPED names)")
     ap.add_argument("--out", default="/tmp/kf_hybrid", help="build folder; OUT/main.out is the engine")
     ap.add_argument("--check", default=None, help="a minnow engine with the same net: its eval must match")
+    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS),
+                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs")
     args = ap.parse_args()
 
     net_path = Path(args.net) if args.net else ROOT / (ROOT / "nets/SHIPPED").read_text().strip()
@@ -158,16 +288,24 @@ def main() -> int:
     evaluate = src / "evaluate.c"
     patch(evaluate, EVAL_HEAD, EVAL_HYBRID)
     evaluate.write_text(evaluate.read_text() + C_EVAL)
+    search = src / "search.c"
+    text = search.read_text()
+    for name in args.transplant:
+        text = transplant(text, name)
+    if {"lmr", "prune"} & set(args.transplant):
+        text = "#include <math.h>\n" + text
+    search.write_text(text)
     uci = src / "uci.c"
     patch(uci, UCI_EVAL, UCI_PAIR)
-    build = subprocess.run(["make", "-C", str(src), "build", "ARCH=x86-64-bmi2", "COMP=gcc", "-j2"], capture_output=True, text=True)
+    make = ["make", "-C", str(src), "build", "ARCH=x86-64-bmi2", "COMP=gcc", "-j2", "EXTRALDFLAGS=-lm"]
+    build = subprocess.run(make, capture_output=True, text=True)
     (out / "build.log").write_text(build.stdout + build.stderr)
     if build.returncode != 0:
         print((build.stdout + build.stderr)[-3000:], file=sys.stderr)
         return 1
     engine = out / "main.out"
     (src / "main.out").rename(engine)
-    print(f"hybrid engine: {engine} (net {net_path.name})")
+    print(f"hybrid engine: {engine} (net {net_path.name}; transplants: {', '.join(args.transplant) or 'none'})")
 
     fens = [" ".join(line.split()[:6]) for line in (ROOT / "tests/data/game_positions.fen").read_text().splitlines() if line.strip()]
     pairs = eval_pairs(engine, fens)
