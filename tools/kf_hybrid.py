@@ -20,6 +20,13 @@ same net).
 
     python3 tools/kf_hybrid.py --git /work/.mirror/codedeliveryservice+KaggleFish/repo \
         --out /tmp/kf_hybrid --check target/release/minnow
+
+`--transplant NAME` (repeatable) also writes one of minnow's search steps into KaggleFish's
+search in place of its own: `lmr` (step 13), `node` (steps 8-10, no razoring or ProbCut),
+`ext` (steps 1 and 12a), `prune` (step 12), `qs` (step 2's pruning), `tt` (step 16's rules).
+Each is minnow's rule written here in KaggleFish's terms, its margins scaled to KaggleFish's
+units; the anchors it replaces between are located in KaggleFish's text, and a changed
+KaggleFish stops the build with a message rather than building something else.
 """
 
 from __future__ import annotations
@@ -192,6 +199,26 @@ TRANSPLANTS = {
 }
 
 
+def transplant_tt(src: Path) -> None:
+    """minnow's transposition-table rules (step 16, engine/src/tt.rs): a store for the same
+    position always replaces its entry, and a probe that finds an entry leaves its age as it
+    is (only a store makes it this search's)."""
+    header = src / "tt.h"
+    text = header.read_text()
+    i = text.find("    // Don't overwrite more valuable entries")
+    j = text.find("{\n", i)
+    if i < 0 or j < 0:
+        raise SystemExit("transplant tt: tt.h's anchor is not there (KaggleFish changed?)")
+    header.write_text(text[:i] + "    /* minnow's rule: always */ {\n" + text[j + 2 :])
+    table = src / "tt.c"
+    text = table.read_text()
+    k = text.find("// Refresh")
+    if k < 0:
+        raise SystemExit("transplant tt: tt.c's anchor is not there (KaggleFish changed?)")
+    start, end = text.rfind("\n", 0, k) + 1, text.find("\n", k) + 1
+    table.write_text(text[:start] + text[end:])
+
+
 def transplant(text: str, name: str) -> str:
     """The search with minnow's `name` step in place of KaggleFish's."""
     for start, end, code in TRANSPLANTS[name]:
@@ -273,8 +300,8 @@ def main() -> int:
     ap.add_argument("--net", default=None, help="minnow net file (default: the one nets/SHIPPED names)")
     ap.add_argument("--out", default="/tmp/kf_hybrid", help="build folder; OUT/main.out is the engine")
     ap.add_argument("--check", default=None, help="a minnow engine with the same net: its eval must match")
-    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS),
-                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs")
+    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS) + ["tt"],
+                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs, tt")
     args = ap.parse_args()
 
     net_path = Path(args.net) if args.net else ROOT / (ROOT / "nets/SHIPPED").read_text().strip()
@@ -291,7 +318,10 @@ def main() -> int:
     search = src / "search.c"
     text = search.read_text()
     for name in args.transplant:
-        text = transplant(text, name)
+        if name == "tt":
+            transplant_tt(src)
+        else:
+            text = transplant(text, name)
     if {"lmr", "prune"} & set(args.transplant):
         text = "#include <math.h>\n" + text
     search.write_text(text)
