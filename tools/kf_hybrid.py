@@ -23,7 +23,8 @@ same net).
 
 `--transplant NAME` (repeatable) also writes one of minnow's search steps into KaggleFish's
 search in place of its own: `lmr` (step 13), `node` (steps 8-10, no razoring or ProbCut),
-`ext` (steps 1 and 12a), `prune` (step 12), `qs` (step 2's pruning), `tt` (step 16's rules).
+`ext` (steps 1 and 12a), `prune` (step 12), `qs` (step 2's pruning), `tt` (step 16's rules),
+`asp` (the aspiration windows), `corr` (step 16a's one correction table).
 Each is minnow's rule written here in KaggleFish's terms, its margins scaled to KaggleFish's
 units; the anchors it replaces between are located in KaggleFish's text, and a changed
 KaggleFish stops the build with a message rather than building something else.
@@ -179,10 +180,40 @@ QS_PRUNE = r"""        /* minnow's quiescence pruning (step 2): delta pruning by
         if (!InCheck && !see_test(pos, move, 0)) continue;
 
 """
+ASPIRATION = r"""            /* minnow's aspiration windows (search.rs): +-20 cp around the last iteration's
+               score from depth 5, the failing side widened and delta doubled, the whole
+               window past 800 cp; no shallower re-search after a fail high */
+            if (pos->rootDepth >= 5) {
+                delta = 42;
+                alpha = max(rm->move[pvIdx].previousScore - delta, -VALUE_INFINITE);
+                beta = min(rm->move[pvIdx].previousScore + delta, VALUE_INFINITE);
+            }
+            pos->failedHighCnt = 0;
+            while (true) {
+                bestValue = search_PV(pos, ss, alpha, beta, pos->rootDepth);
+                stable_sort(&rm->move[pvIdx], pvLast - pvIdx);
+                if (Threads.stop) break;
+                if (bestValue <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = max(bestValue - delta, -VALUE_INFINITE);
+                    Threads.stopOnPonderhit = false;
+                } else if (bestValue >= beta)
+                    beta = min(bestValue + delta, VALUE_INFINITE);
+                else
+                    break;
+                delta *= 2;
+                if (delta > 1664) {
+                    alpha = -VALUE_INFINITE;
+                    beta = VALUE_INFINITE;
+                }
+            }
+
+"""
 TRANSPLANTS = {
     "lmr": [("        // Step 16. Late moves reduction", "        // Step 17. Full depth search", LMR)],
     "prune": [("        // Step 13. Pruning at shallow depth", "        // Step 14. Extensions", PRUNE)],
     "node": [("    // Razoring", "moves_loop:", NODE)],
+    "asp": [("            // Reset aspiration window starting size", "            // Sort the PV lines searched so far", ASPIRATION)],
     "ext": [
         ("    const Depth maxNextDepth", "    const Depth maxNextDepth", EXT_CHECK),
         ("        // Singular extension search.", "        // Add extension to new depth", SINGULAR),
@@ -217,6 +248,18 @@ def transplant_tt(src: Path) -> None:
         raise SystemExit("transplant tt: tt.c's anchor is not there (KaggleFish changed?)")
     start, end = text.rfind("\n", 0, k) + 1, text.find("\n", k) + 1
     table.write_text(text[:start] + text[end:])
+
+
+def transplant_corr(src: Path) -> None:
+    """minnow's correction history (step 16a): the pawn structure's table alone, none of
+    KaggleFish's minor, major, non-pawn and counter-move tables."""
+    picker = src / "movepick.c"
+    text = picker.read_text()
+    i = text.find("          + (*pos->minorCorrectionHistory)")
+    j = text.find("    return v / 1024;", i)
+    if i < 0 or j < 0:
+        raise SystemExit("transplant corr: movepick.c's anchor is not there (KaggleFish changed?)")
+    picker.write_text(text[:i] + "    ; /* minnow's correction history: the pawn table alone */\n" + text[j:])
 
 
 def transplant(text: str, name: str) -> str:
@@ -300,8 +343,8 @@ def main() -> int:
     ap.add_argument("--net", default=None, help="minnow net file (default: the one nets/SHIPPED names)")
     ap.add_argument("--out", default="/tmp/kf_hybrid", help="build folder; OUT/main.out is the engine")
     ap.add_argument("--check", default=None, help="a minnow engine with the same net: its eval must match")
-    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS) + ["tt"],
-                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs, tt")
+    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS) + ["tt", "corr"],
+                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs, tt, asp, corr")
     args = ap.parse_args()
 
     net_path = Path(args.net) if args.net else ROOT / (ROOT / "nets/SHIPPED").read_text().strip()
@@ -320,6 +363,8 @@ def main() -> int:
     for name in args.transplant:
         if name == "tt":
             transplant_tt(src)
+        elif name == "corr":
+            transplant_corr(src)
         else:
             text = transplant(text, name)
     if {"lmr", "prune"} & set(args.transplant):
