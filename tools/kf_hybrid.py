@@ -91,8 +91,9 @@ UCI_PAIR = (
 # Transplants: one of minnow's search steps written into the hybrid's search in place of
 # KaggleFish's, to see what each costs there (docs/strength.md). Margins are minnow's
 # centipawns times 2.08 (KaggleFish's pawn is 208) and SEE margins times 2.6 (its knight
-# against minnow's 300). Each is (start, end, code): the code replaces the text from the
-# start anchor up to the end anchor, both searched from the anchor named after "@" if any.
+# against minnow's 300). Each is a list of edits (file, after, start, end, code): in the
+# file, from the first line holding `start` (searched from `after`) up to the first line after
+# it holding `end`, or through `end` lines when it is a number, the lines become `code`.
 LMR = r"""        if (depth >= 3 && moveCount > 1 + PvNode && !captureOrPromotion && !givesCheck) {
             /* minnow's late-move reduction (step 13): its table and terms */
             Depth r = (Depth)(0.75 + log((double)depth) * log((double)(moveCount - 1)) / 2.25);
@@ -209,73 +210,59 @@ ASPIRATION = r"""            /* minnow's aspiration windows (search.rs): +-20 cp
             }
 
 """
+QS = "Value qsearch_node"
 TRANSPLANTS = {
-    "lmr": [("        // Step 16. Late moves reduction", "        // Step 17. Full depth search", LMR)],
-    "prune": [("        // Step 13. Pruning at shallow depth", "        // Step 14. Extensions", PRUNE)],
-    "node": [("    // Razoring", "moves_loop:", NODE)],
-    "asp": [("            // Reset aspiration window starting size", "            // Sort the PV lines searched so far", ASPIRATION)],
+    "lmr": [("search.c", "", "// Step 16. Late moves reduction", "// Step 17. Full depth search", LMR)],
+    "prune": [("search.c", "", "// Step 13. Pruning at shallow depth", "// Step 14. Extensions", PRUNE)],
+    "node": [("search.c", "", "// Razoring", "moves_loop:", NODE)],
+    "asp": [("search.c", "", "// Reset aspiration window starting size", "// Sort the PV lines searched so far", ASPIRATION)],
     "ext": [
-        ("    const Depth maxNextDepth", "    const Depth maxNextDepth", EXT_CHECK),
-        ("        // Singular extension search.", "        // Add extension to new depth", SINGULAR),
+        ("search.c", "", "const Depth maxNextDepth", 0, EXT_CHECK),
+        ("search.c", "", "// Singular extension search.", "// Add extension to new depth", SINGULAR),
     ],
     "qs": [
         # the stand pat is the corrected evaluation, not sharpened by the TT's score
-        ("            // Can ttValue be used as a better position evaluation?", "        } else {", "@Value qsearch_node"),
-        ("        // Futility pruning and moveCount pruning", "        // Speculative prefetch", QS_PRUNE),
+        ("search.c", QS, "// Can ttValue be used as a better position evaluation?", "} else {", ""),
+        ("search.c", QS, "// Futility pruning and moveCount pruning", "// Speculative prefetch", QS_PRUNE),
         # no quiet check pruned by its continuation history
-        ("        if (!captureOrPromotion && bestValue > VALUE_TB_LOSS", "        // Make and search the move", ""),
+        ("search.c", QS, "if (!captureOrPromotion && bestValue > VALUE_TB_LOSS", "// Make and search the move", ""),
         # a fail high returns its score as it is
-        ("                    bestValue = (3 * bestValue + beta) / 4;", "                    break;", ""),
+        ("search.c", QS, "bestValue = (3 * bestValue + beta) / 4;", 1, ""),
+    ],
+    # step 16 (engine/src/tt.rs): a store for the same position always replaces its entry, and a
+    # probe that finds an entry leaves its age as it is (only a store makes it this search's)
+    "tt": [
+        ("tt.h", "", "// Don't overwrite more valuable entries", 2, "    /* minnow's rule: always */ {\n"),
+        ("tt.c", "", "// Refresh", 1, ""),
+    ],
+    # step 16a: the pawn structure's table alone, none of KaggleFish's minor, major, non-pawn and
+    # counter-move tables
+    "corr": [
+        ("movepick.c", "", "+ (*pos->minorCorrectionHistory)", "return v / 1024;",
+         "    ; /* minnow's correction history: the pawn table alone */\n"),
     ],
 }
 
 
-def transplant_tt(src: Path) -> None:
-    """minnow's transposition-table rules (step 16, engine/src/tt.rs): a store for the same
-    position always replaces its entry, and a probe that finds an entry leaves its age as it
-    is (only a store makes it this search's)."""
-    header = src / "tt.h"
-    text = header.read_text()
-    i = text.find("    // Don't overwrite more valuable entries")
-    j = text.find("{\n", i)
-    if i < 0 or j < 0:
-        raise SystemExit("transplant tt: tt.h's anchor is not there (KaggleFish changed?)")
-    header.write_text(text[:i] + "    /* minnow's rule: always */ {\n" + text[j + 2 :])
-    table = src / "tt.c"
-    text = table.read_text()
-    k = text.find("// Refresh")
-    if k < 0:
-        raise SystemExit("transplant tt: tt.c's anchor is not there (KaggleFish changed?)")
-    start, end = text.rfind("\n", 0, k) + 1, text.find("\n", k) + 1
-    table.write_text(text[:start] + text[end:])
-
-
-def transplant_corr(src: Path) -> None:
-    """minnow's correction history (step 16a): the pawn structure's table alone, none of
-    KaggleFish's minor, major, non-pawn and counter-move tables."""
-    picker = src / "movepick.c"
-    text = picker.read_text()
-    i = text.find("          + (*pos->minorCorrectionHistory)")
-    j = text.find("    return v / 1024;", i)
-    if i < 0 or j < 0:
-        raise SystemExit("transplant corr: movepick.c's anchor is not there (KaggleFish changed?)")
-    picker.write_text(text[:i] + "    ; /* minnow's correction history: the pawn table alone */\n" + text[j:])
-
-
-def transplant(text: str, name: str) -> str:
-    """The search with minnow's `name` step in place of KaggleFish's."""
-    for start, end, code in TRANSPLANTS[name]:
-        at = 0
-        if code.startswith("@"):
-            at, code = text.index(code[1:]), ""
-        elif name == "qs":
-            at = text.index("Value qsearch_node")
-        i = text.find(start, at)
-        j = text.find(end, i + (0 if start == end else len(start)))
-        if i < 0 or j < 0:
-            raise SystemExit(f"transplant {name}: its anchor is not there (KaggleFish changed?)")
-        text = text[:i] + code + text[j:]
-    return text
+def transplant(src: Path, name: str) -> None:
+    """The engine in `src` with minnow's `name` step in place of KaggleFish's."""
+    for file, after, start, end, code in TRANSPLANTS[name]:
+        path = src / file
+        text = path.read_text()
+        i = text.find(start, text.find(after) if after else 0)
+        if i < 0 or (after and after not in text):
+            raise SystemExit(f"transplant {name}: {file} has no '{start}' (KaggleFish changed?)")
+        i = text.rfind("\n", 0, i) + 1
+        if isinstance(end, int):
+            j = i
+            for _ in range(end):
+                j = text.index("\n", j) + 1
+        else:
+            j = text.find(end, text.index("\n", i) + 1)
+            if j < 0:
+                raise SystemExit(f"transplant {name}: {file} has no '{end}' after '{start}' (KaggleFish changed?)")
+            j = text.rfind("\n", 0, j) + 1
+        path.write_text(text[:i] + code + text[j:])
 
 
 def net_header(net: bytes) -> str:
@@ -325,16 +312,19 @@ def patch(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
-def eval_pairs(engine: Path, fens: list[str]) -> list[tuple[int, int]]:
+def eval_output(engine: Path, fens: list[str]) -> list[list[str]]:
+    """The words of each line `engine` prints for `eval` of each of `fens`."""
     commands = "uci\n" + "".join(f"position fen {f}\neval\n" for f in fens) + "quit\n"
     out = subprocess.run([str(engine)], input=commands, capture_output=True, text=True, timeout=60).stdout
-    return [(int(p[2]), int(p[4])) for p in (line.split() for line in out.splitlines()) if p[:1] == ["evalpair"]]
+    return [line.split() for line in out.splitlines()]
+
+
+def eval_pairs(engine: Path, fens: list[str]) -> list[tuple[int, int]]:
+    return [(int(p[2]), int(p[4])) for p in eval_output(engine, fens) if p[:1] == ["evalpair"]]
 
 
 def minnow_evals(engine: Path, fens: list[str]) -> list[int]:
-    commands = "uci\n" + "".join(f"position fen {f}\neval\n" for f in fens) + "quit\n"
-    out = subprocess.run([str(engine)], input=commands, capture_output=True, text=True, timeout=60).stdout
-    return [int(line.split()[1]) for line in out.splitlines() if line.startswith("Eval:")]
+    return [int(p[1]) for p in eval_output(engine, fens) if p[:1] == ["Eval:"]]
 
 
 def main() -> int:
@@ -343,8 +333,8 @@ def main() -> int:
     ap.add_argument("--net", default=None, help="minnow net file (default: the one nets/SHIPPED names)")
     ap.add_argument("--out", default="/tmp/kf_hybrid", help="build folder; OUT/main.out is the engine")
     ap.add_argument("--check", default=None, help="a minnow engine with the same net: its eval must match")
-    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS) + ["tt", "corr"],
-                    help="minnow's step in place of KaggleFish's (repeatable): lmr, prune, node, ext, qs, tt, asp, corr")
+    ap.add_argument("--transplant", action="append", default=[], choices=sorted(TRANSPLANTS),
+                    help=f"minnow's step in place of KaggleFish's (repeatable): {', '.join(TRANSPLANTS)}")
     args = ap.parse_args()
 
     net_path = Path(args.net) if args.net else ROOT / (ROOT / "nets/SHIPPED").read_text().strip()
@@ -358,18 +348,11 @@ def main() -> int:
     evaluate = src / "evaluate.c"
     patch(evaluate, EVAL_HEAD, EVAL_HYBRID)
     evaluate.write_text(evaluate.read_text() + C_EVAL)
-    search = src / "search.c"
-    text = search.read_text()
     for name in args.transplant:
-        if name == "tt":
-            transplant_tt(src)
-        elif name == "corr":
-            transplant_corr(src)
-        else:
-            text = transplant(text, name)
+        transplant(src, name)
     if {"lmr", "prune"} & set(args.transplant):
-        text = "#include <math.h>\n" + text
-    search.write_text(text)
+        search = src / "search.c"
+        search.write_text("#include <math.h>\n" + search.read_text())
     uci = src / "uci.c"
     patch(uci, UCI_EVAL, UCI_PAIR)
     make = ["make", "-C", str(src), "build", "ARCH=x86-64-bmi2", "COMP=gcc", "-j2", "EXTRALDFLAGS=-lm"]
