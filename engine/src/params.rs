@@ -508,13 +508,13 @@ tunables! {
     /// Late-move pruning: deepest depth.
     LMP_DEPTH: i32 = 8, 3..=12;
     /// Futility pruning of quiets: deepest depth, base margin, margin per depth.
-    FUTILITY_DEPTH: i32 = 8, 3..=12;
+    FUTILITY_DEPTH: i32 = 6, 3..=12;
     /// Futility base margin.
-    FUTILITY_BASE: i32 = 90, 0..=250;
+    FUTILITY_BASE: i32 = 41, 0..=250;
     /// Futility margin per ply.
-    FUTILITY_PER_DEPTH: i32 = 100, 30..=200;
+    FUTILITY_PER_DEPTH: i32 = 36, 20..=200;
     /// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
-    SEE_QUIET_MARGIN: i32 = -25, -100..=0;
+    SEE_QUIET_MARGIN: i32 = -11, -100..=0;
     /// SEE pruning of captures per ply.
     SEE_NOISY_MARGIN: i32 = -90, -200..=-10;
     /// SEE pruning deepest depth.
@@ -530,18 +530,33 @@ tunables! {
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
     /// Singular extensions from this depth ...
-    SE_DEPTH: i32 = 8, 5..=12;
+    SE_DEPTH: i32 = 5, 4..=12;
     /// ... when the other moves stay below the TT score minus this times depth / 8 ...
     SE_MARGIN: i32 = 8, 2..=32;
     /// ... by two plies when they stay below that by this much more ...
-    SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
+    SE_DOUBLE_MARGIN: i32 = 8, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
     CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
 
     /// Quiescence delta pruning margin.
-    DELTA_MARGIN: i32 = 200, 50..=400;
+    DELTA_MARGIN: i32 = 110, 50..=400;
+    /// Quiescence stand pat sharpened by a TT bound on the right side (0: off).
+    QS_TT_STAND_PAT: i32 = 1, 0..=1;
+    /// Quiescence out of check: captures after this many moves that do not check skipped.
+    QS_MOVE_LIMIT: i32 = 2, 1..=64;
+    /// Quiescence: when the stand pat plus the delta margin is below alpha, a capture must
+    /// win this much by SEE (0: off).
+    QS_SEE_FUTILITY: i32 = 31, 0..=200;
+    /// Quiescence: a fail high returns (3 score + beta) / 4 (0: off).
+    QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
+    /// Check extension (step 1) on (1) or off (0).
+    CHECK_EXTENSION: i32 = 0, 0..=1;
+    /// Futility pruning of quiets judges the static evaluation, not the TT-sharpened one (1).
+    FUTILITY_STATIC: i32 = 1, 0..=1;
+    /// Negative extension of a TT move that is not singular but whose bound reaches beta.
+    SE_NEGATIVE: i32 = 3, 0..=3;
 
     // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
     // that did not prove themselves were deleted (git keeps them).

@@ -548,7 +548,7 @@ impl Searcher {
 
         // Step 1. Check extension (standard): never drop into quiescence while in check,
         // and look one ply further at forcing lines.
-        if in_check && ply < MAX_PLY / 2 {
+        if in_check && ply < MAX_PLY / 2 && tp!(CHECK_EXTENSION) > 0 {
             depth += 1;
         }
 
@@ -718,7 +718,10 @@ impl Searcher {
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
                             && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha);
+                            && if tp!(FUTILITY_STATIC) > 0 { static_eval } else { eval }
+                                + tp!(FUTILITY_BASE)
+                                + tp!(FUTILITY_PER_DEPTH) * lmr_depth
+                                <= alpha);
                     // Both only grow truer as the node goes on (more moves searched, deeper
                     // reductions, a higher alpha): every later quiet that does not check
                     // would be pruned as well, so the picker stops yielding them.
@@ -779,7 +782,7 @@ impl Searcher {
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if h.score >= beta {
-                    extension = -1;
+                    extension = -tp!(SE_NEGATIVE);
                 }
             }
 
@@ -805,7 +808,7 @@ impl Searcher {
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    reduction = r.clamp(0, new_depth - 1);
+                    reduction = r.clamp(0, (new_depth - 1).max(0));
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
@@ -959,25 +962,44 @@ impl Searcher {
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
-            if static_eval >= beta {
-                return static_eval;
+            if let Some(h) = hit
+                && tp!(QS_TT_STAND_PAT) > 0
+                && ((h.bound == Bound::Lower && h.score > best_score)
+                    || (h.bound == Bound::Upper && h.score < best_score))
+            {
+                best_score = h.score;
             }
-            alpha = alpha.max(static_eval);
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
         }
+        let futility_base = best_score + tp!(DELTA_MARGIN);
+        let mut check_info = None;
 
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
         let mut best_move = Move::NONE;
         let mut moves = 0;
         while let Some(m) = picker.next(pos, &self.histories) {
             moves += 1;
-            // Delta pruning: even winning the captured piece cannot reach alpha.
-            if !in_check && m.is_capture() && m.promotion().is_none() {
-                let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
-                if static_eval
-                    + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
-                    + tp!(DELTA_MARGIN)
-                    <= alpha
+            if !in_check && m.promotion().is_none() && best_score > -MATE_BOUND {
+                // Only the first few captures: later ones that do not check are skipped.
+                if moves > tp!(QS_MOVE_LIMIT) as usize
+                    && !pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m)
                 {
+                    continue;
+                }
+                // Delta pruning: even winning the captured piece cannot reach alpha.
+                if m.is_capture() {
+                    let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
+                    let value = futility_base + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1);
+                    if value <= alpha {
+                        best_score = best_score.max(value);
+                        continue;
+                    }
+                }
+                if tp!(QS_SEE_FUTILITY) > 0 && futility_base <= alpha && !pos.see_ge(m, tp!(QS_SEE_FUTILITY)) {
+                    best_score = best_score.max(futility_base);
                     continue;
                 }
             }
@@ -992,6 +1014,9 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     if score >= beta {
+                        if tp!(QS_DAMP_FAIL_HIGH) > 0 && score.abs() < MATE_BOUND {
+                            best_score = (3 * score + beta) / 4;
+                        }
                         break;
                     }
                     alpha = score;
