@@ -62,21 +62,26 @@ pub fn pawn_index(pos: &Position) -> usize {
 }
 
 /// Continuation history: how often a quiet move (by piece type and destination) caused a
-/// cutoff right after a given move one or two plies earlier (by piece and destination,
-/// [`Continuation`]). 576 KiB: the caller provides it (a static in the shipped binary),
+/// cutoff right after a given move one, two or four plies earlier (by piece and destination,
+/// [`Continuation`]): rows `0..768` for the move one ply back, `768..1536` for the moves of
+/// the same side. 1,152 KiB: the caller provides it (a static in the shipped binary),
 /// because a searcher built on the stack and moved would touch it twice over.
-pub struct ContinuationHistory(pub [[[[i16; 64]; 6]; 64]; 12]);
+pub struct ContinuationHistory(pub [[[i16; 64]; 6]; 1536]);
 
 impl ContinuationHistory {
     /// All zero.
-    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[[0; 64]; 6]; 64]; 12]);
+    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[0; 64]; 6]; 1536]);
 }
 
-/// The earlier moves a quiet move's continuation history is read for: the moves one and
-/// two plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, or the
-/// root).
+/// How many earlier moves a quiet's continuation history is read for: one, two and four
+/// plies back.
+pub const CONTINUATION_PLIES: usize = 3;
+
+/// The earlier moves a quiet move's continuation history is read for: the moves one, two
+/// and four plies back as rows of [`ContinuationHistory`], or [`Continuation::NONE`] (a
+/// null move, or before the root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continuation(pub [usize; 2]);
+pub struct Continuation(pub [usize; CONTINUATION_PLIES]);
 
 impl Continuation {
     /// No earlier move.
@@ -101,7 +106,8 @@ impl Histories {
 /// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * tp!(HISTORY_BONUS_SCALE)).min(tp!(HISTORY_MAX_BONUS))
+    (depth * depth * tp!(HISTORY_BONUS_SCALE) + depth * tp!(HISTORY_BONUS_LINEAR) - tp!(HISTORY_BONUS_OFFSET))
+        .min(tp!(HISTORY_MAX_BONUS))
 }
 
 impl Histories {
@@ -110,7 +116,7 @@ impl Histories {
         self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
-        self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
+        self.continuation.0.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.correction.iter_mut().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
@@ -174,7 +180,7 @@ impl Histories {
         let kind = mover(pos, m).index();
         for p in prev.0 {
             if p != Continuation::NONE {
-                gravity(&mut self.continuation.0[p / 64][p % 64][kind][m.to().index()], bonus);
+                gravity(&mut self.continuation.0[p][kind][m.to().index()], bonus);
             }
         }
     }
@@ -185,9 +191,10 @@ impl Histories {
     pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
         let kind = mover(pos, m).index();
         let mut score = self.butterfly(pos.side_to_move(), m);
-        for p in prev.0 {
+        for (i, p) in prev.0.into_iter().enumerate() {
             if p != Continuation::NONE {
-                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
+                let weight = if i == 0 { tp!(CONTINUATION_1_WEIGHT) } else { 1 };
+                score += weight * self.continuation.0[p][kind][m.to().index()] as i32;
             }
         }
         score
@@ -293,7 +300,7 @@ impl MovePicker {
     /// A picker for quiescence search: noisy moves that do not lose material, then (with
     /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
     pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
-        let none = Continuation([Continuation::NONE; 2]);
+        let none = Continuation([Continuation::NONE; CONTINUATION_PLIES]);
         let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, none);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;

@@ -538,7 +538,7 @@ tunables! {
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
-    CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
+    CAPTURE_HISTORY_DIVISOR: i32 = 1, 1..=64;
 
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 110, 50..=400;
@@ -576,9 +576,21 @@ tunables! {
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
     /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
-    HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
+    HISTORY_BONUS_SCALE: i32 = 6, 1..=256;
     /// Cap of one history update.
-    HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
+    HISTORY_MAX_BONUS: i32 = 9000, 800..=12000;
+    /// History bonus: this much more per ply of depth ...
+    HISTORY_BONUS_LINEAR: i32 = 345, 0..=1000;
+    /// ... less this.
+    HISTORY_BONUS_OFFSET: i32 = 184, 0..=1000;
+    /// Continuation history: the entry after the move one ply back counts this many times.
+    CONTINUATION_1_WEIGHT: i32 = 2, 1..=4;
+    /// Continuation history: the move four plies back is read too (1) or not (0).
+    CONTINUATION_PLY_4: i32 = 1, 0..=1;
+    /// Continuation history: the same side's earlier moves have a table of their own (1).
+    CONTINUATION_SPLIT: i32 = 1, 0..=1;
+    /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
+    TT_CUT_HISTORY: i32 = 1, 0..=1;
 
     /// Largest correction-history correction, in centipawns.
     CORRECTION_MAX: i32 = 64, 16..=127;

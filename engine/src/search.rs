@@ -580,6 +580,17 @@ impl Searcher {
             }
         }
 
+        // The moves one, two and four plies back, for the continuation histories: a quiet's
+        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
+        let prev = Continuation(core::array::from_fn(|i| {
+            let back = [1, 2, 4][i];
+            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
+            earlier.filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0)).map_or(
+                Continuation::NONE,
+                |e| (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index(),
+            )
+        }));
+
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
         let key = pos.key();
@@ -593,6 +604,18 @@ impl Searcher {
             && h.cuts_off(alpha, beta)
         {
             stats!(self.stats.tt_cuts += 1);
+            // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
+            // beta, a malus when the node fails low.
+            if tp!(TT_CUT_HISTORY) > 0 && tt_move != Move::NONE && !tt_move.is_noisy() {
+                let bonus = if h.score >= beta {
+                    self.histories.add_killer(ply, tt_move);
+                    history_bonus(depth)
+                } else {
+                    -history_bonus(depth)
+                };
+                self.histories.update_butterfly(pos.side_to_move(), tt_move, bonus);
+                self.histories.update_continuation(pos, prev, tt_move, bonus);
+            }
             return h.score;
         }
 
@@ -670,14 +693,6 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one and two plies back, for the continuation histories: a quiet's
-        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
-        let prev = Continuation(core::array::from_fn(|back| {
-            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
-            earlier
-                .filter(|e| e.mv != Move::NONE)
-                .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
-        }));
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
