@@ -14,7 +14,7 @@ use crate::attacks;
 use crate::board::{CheckInfo, Position};
 use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
+use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Bitboard, Color, Move, PieceType};
@@ -29,9 +29,11 @@ pub struct Histories {
     pub counter: [[Move; 64]; 12],
     /// Continuation history (storage outside the searcher, see [`ContinuationHistory`]).
     pub continuation: &'static mut ContinuationHistory,
-    /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
-    /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
-    pub correction: [[i16; CORRECTION_SIZE]; 2],
+    /// Correction history: by side to move and by the pawn structure, the minor pieces and
+    /// kings, the major pieces and kings, and each side's pieces ([`correction_indices`]),
+    /// how far the search's results have been from the static evaluation (in
+    /// 1/CORRECTION_GRAIN cp).
+    pub correction: [[[i16; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
     pub capture: [[[i16; 6]; 64]; 12],
@@ -51,14 +53,38 @@ fn mover(pos: &Position, m: Move) -> PieceType {
     pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind())
 }
 
-/// The correction-history slot of the pawn structure of `pos`: a multiplicative hash of
-/// the two pawn bitboards (no key kept by make-move: two multiplications per node).
+/// The correction-history slots of `pos`, one a table: multiplicative hashes of the
+/// bitboards of the pawns; the knights, bishops and kings; the rooks, queens and kings;
+/// white's pieces; black's pieces (no key kept by make-move: a few multiplications a node).
 #[inline]
-pub fn pawn_index(pos: &Position) -> usize {
-    let white = pos.pieces(Color::White, PieceType::Pawn).0;
-    let black = pos.pieces(Color::Black, PieceType::Pawn).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
+    const MULTIPLIERS: [u64; 12] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0xFF51_AFD7_ED55_8CCD,
+        0xC4CE_B9FE_1A85_EC53,
+        0x1656_67B1_9E37_79F9,
+        0x27D4_EB2F_1656_67C5,
+        0x94D0_49BB_1331_11EB,
+        0xBF58_476D_1CE4_E5B9,
+        0x8CB9_2BA7_2F3D_8DD7,
+        0xD6E8_FEB8_6659_FD93,
+        0xA076_1D64_78BD_642F,
+        0xE703_7ED1_A0B4_28DB,
+    ];
+    // Each table's pieces: a bit per piece kind and colour (white's kinds 0-5, black's 6-11).
+    const TABLES: [u16; CORRECTION_TABLES] = [0x041, 0x9A6, 0xE38, 0x03E, 0xF80];
+    let boards: [u64; 12] =
+        core::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0);
+    TABLES.map(|set| {
+        let mut h = 0u64;
+        for i in 0..12 {
+            if set >> i & 1 != 0 {
+                h ^= boards[i].wrapping_mul(MULTIPLIERS[i]);
+            }
+        }
+        (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+    })
 }
 
 /// Continuation history: how often a quiet move (by piece type and destination) caused a
@@ -97,7 +123,7 @@ impl Histories {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: [[Move::NONE; 64]; 12],
             continuation,
-            correction: [[0; CORRECTION_SIZE]; 2],
+            correction: [[[0; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
             capture: [[[0; 6]; 64]; 12],
         }
     }
@@ -117,26 +143,34 @@ impl Histories {
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
         self.continuation.0.iter_mut().flatten().flatten().for_each(|h| *h = 0);
-        self.correction.iter_mut().flatten().for_each(|c| *c = 0);
+        self.correction.iter_mut().flatten().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
     /// `eval` corrected by what the search has learnt about positions with these pawns.
     #[inline]
     pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
+        let side = pos.side_to_move().index();
+        let mut sum = 0;
+        for (t, i) in correction_indices(pos).into_iter().enumerate() {
+            sum += i32::from(self.correction[t][side][i]) * CORRECTION_WEIGHT[t];
+        }
+        eval + sum / (256 * CORRECTION_GRAIN)
     }
 
     /// Moves the correction of `pos` towards `error` (search result minus static eval), the
     /// more the deeper the search was.
     #[inline]
     pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
+        let side = pos.side_to_move().index();
         let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
         let max = tp!(CORRECTION_MAX);
         let target = error.clamp(-max, max) * CORRECTION_GRAIN;
         let limit = max * CORRECTION_GRAIN;
-        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+        for (t, i) in correction_indices(pos).into_iter().enumerate() {
+            let entry = &mut self.correction[t][side][i];
+            *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+        }
     }
 
     /// The capture-history entry of the noisy move `m` in `pos` (a promotion without

@@ -426,7 +426,12 @@ macro_rules! tunables {
 
 /// Correction history: entries per side to move (a power of two), indexed by a hash of
 /// the pawns of both colours.
-pub const CORRECTION_SIZE: usize = 16384;
+pub const CORRECTION_SIZE: usize = 8192;
+/// Correction-history tables: pawns; minor pieces and kings; major pieces and kings;
+/// white's pieces; black's pieces.
+pub const CORRECTION_TABLES: usize = 5;
+/// Each table's share of the correction, out of 256.
+pub const CORRECTION_WEIGHT: [i32; CORRECTION_TABLES] = [66, 50, 30, 55, 55];
 /// Correction-history entries hold centipawns times this.
 pub const CORRECTION_GRAIN: i32 = 256;
 
