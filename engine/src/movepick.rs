@@ -211,7 +211,13 @@ impl Histories {
     /// `pos` after the moves in `prev`.
     #[inline]
     pub fn update_continuation(&mut self, pos: &Position, prev: Continuation, m: Move, bonus: i32) {
-        let kind = mover(pos, m).index();
+        self.update_continuation_of(prev, mover(pos, m).index(), m, bonus);
+    }
+
+    /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` by a
+    /// piece of kind index `kind` after the moves in `prev`.
+    #[inline]
+    pub fn update_continuation_of(&mut self, prev: Continuation, kind: usize, m: Move, bonus: i32) {
         for p in prev.0 {
             if p != Continuation::NONE {
                 gravity(&mut self.continuation.0[p][kind][m.to().index()], bonus);

@@ -594,6 +594,11 @@ tunables! {
     CONTINUATION_PLY_4: i32 = 1, 0..=1;
     /// Continuation history: the same side's earlier moves have a table of their own (1).
     CONTINUATION_SPLIT: i32 = 1, 0..=1;
+    /// A PV node searches its remaining moves this many plies shallower once alpha rose.
+    ALPHA_RAISE_REDUCTION: i32 = 2, 0..=2;
+    /// A node that fails low gives the opponent's quiet move before it this percentage of
+    /// the history bonus in continuation history (0: off).
+    FAIL_LOW_BONUS: i32 = 100, 0..=400;
     /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
     TT_CUT_HISTORY: i32 = 1, 0..=1;
 

@@ -530,6 +530,18 @@ impl Searcher {
         child
     }
 
+    /// The moves one, two and four plies before `ply` as continuation-history rows.
+    fn continuation(&self, ply: usize) -> Continuation {
+        Continuation(core::array::from_fn(|i| {
+            let back = [1, 2, 4][i];
+            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
+            earlier.filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0)).map_or(
+                Continuation::NONE,
+                |e| (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index(),
+            )
+        }))
+    }
+
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -582,14 +594,7 @@ impl Searcher {
 
         // The moves one, two and four plies back, for the continuation histories: a quiet's
         // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
-        let prev = Continuation(core::array::from_fn(|i| {
-            let back = [1, 2, 4][i];
-            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
-            earlier.filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0)).map_or(
-                Continuation::NONE,
-                |e| (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index(),
-            )
-        }));
+        let prev = self.continuation(ply);
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
@@ -885,6 +890,10 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
+                    // A PV node whose alpha rose searches its remaining moves shallower.
+                    if depth > 2 && score.abs() < MATE_BOUND {
+                        depth -= tp!(ALPHA_RAISE_REDUCTION);
+                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
@@ -905,6 +914,16 @@ impl Searcher {
                 return alpha;
             }
             return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        // A fail low: the opponent's quiet move that led here was good; its continuation
+        // history gains.
+        if tp!(FAIL_LOW_BONUS) > 0 && best_move == Move::NONE && excluded == Move::NONE && ply > 0 {
+            let parent = self.stack[ply - 1];
+            if parent.mv != Move::NONE && !parent.mv.is_noisy() {
+                let bonus = history_bonus(depth) * tp!(FAIL_LOW_BONUS) / 100;
+                self.histories.update_continuation_of(self.continuation(ply - 1), parent.piece % 6, parent.mv, bonus);
+            }
         }
 
         // Step 16. Store the result.
