@@ -211,13 +211,7 @@ impl Histories {
     /// `pos` after the moves in `prev`.
     #[inline]
     pub fn update_continuation(&mut self, pos: &Position, prev: Continuation, m: Move, bonus: i32) {
-        self.update_continuation_of(prev, mover(pos, m).index(), m, bonus);
-    }
-
-    /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` by a
-    /// piece of kind index `kind` after the moves in `prev`.
-    #[inline]
-    pub fn update_continuation_of(&mut self, prev: Continuation, kind: usize, m: Move, bonus: i32) {
+        let kind = mover(pos, m).index();
         for p in prev.0 {
             if p != Continuation::NONE {
                 gravity(&mut self.continuation.0[p][kind][m.to().index()], bonus);
@@ -238,14 +232,6 @@ impl Histories {
             }
         }
         score
-    }
-
-    /// The continuation-history score of the quiet move `m` in `pos` after `prev`, each
-    /// entry once.
-    #[inline]
-    pub fn continuation_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
-        let kind = mover(pos, m).index();
-        prev.0.into_iter().filter(|&p| p != Continuation::NONE).map(|p| self.continuation.0[p][kind][m.to().index()] as i32).sum()
     }
 
     /// The butterfly score of a quiet move.

@@ -594,21 +594,6 @@ tunables! {
     CONTINUATION_PLY_4: i32 = 1, 0..=1;
     /// Continuation history: the same side's earlier moves have a table of their own (1).
     CONTINUATION_SPLIT: i32 = 1, 0..=1;
-    /// A PV node searches its remaining moves this many plies shallower once alpha rose.
-    ALPHA_RAISE_REDUCTION: i32 = 0, 0..=2;
-    /// A node that fails low gives the opponent's quiet move before it this percentage of
-    /// the history bonus in continuation history (0: off).
-    FAIL_LOW_BONUS: i32 = 0, 0..=400;
-    /// Continuation-history pruning of quiets below LMR depth this (0: off) ...
-    CONT_PRUNE_DEPTH: i32 = 5, 0..=8;
-    /// ... when their continuation histories sum below this ...
-    CONT_PRUNE_BASE: i32 = 2125, -8000..=8000;
-    /// ... less this per ply of depth.
-    CONT_PRUNE_SCALE: i32 = 1668, 0..=8000;
-    /// Captures with a negative capture history pruned below LMR depth this (0: off).
-    CAPTURE_PRUNE_DEPTH: i32 = 1, 0..=4;
-    /// Quiescence: from this many plies in, only recaptures on the last move's square.
-    QS_RECAPTURE_DEPTH: i32 = 5, 1..=64;
     /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
     TT_CUT_HISTORY: i32 = 1, 0..=1;
 

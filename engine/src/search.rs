@@ -530,18 +530,6 @@ impl Searcher {
         child
     }
 
-    /// The moves one, two and four plies before `ply` as continuation-history rows.
-    fn continuation(&self, ply: usize) -> Continuation {
-        Continuation(core::array::from_fn(|i| {
-            let back = [1, 2, 4][i];
-            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
-            earlier.filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0)).map_or(
-                Continuation::NONE,
-                |e| (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index(),
-            )
-        }))
-    }
-
     #[allow(clippy::too_many_lines)]
     fn negamax(
         &mut self,
@@ -594,7 +582,14 @@ impl Searcher {
 
         // The moves one, two and four plies back, for the continuation histories: a quiet's
         // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
-        let prev = self.continuation(ply);
+        let prev = Continuation(core::array::from_fn(|i| {
+            let back = [1, 2, 4][i];
+            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
+            earlier.filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0)).map_or(
+                Continuation::NONE,
+                |e| (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index(),
+            )
+        }));
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
@@ -721,44 +716,37 @@ impl Searcher {
             // the move checks is asked only where the answer decides a pruning (asked of
             // every move, it took a tenth of the search's time).
             if !root && best_score > -MATE_BOUND {
-                // The depth the move would be searched to after its late-move reduction:
-                // the futility and SEE margins below judge a quiet by it, as a late quiet
-                // would be searched that shallow anyway (with the losing checks below,
-                // +25 Elo).
-                let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
-                    (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
-                } else {
-                    depth
-                };
                 let prune = if quiet {
-                    // Futility pruning: a quiet move will not lift a hopeless eval.
-                    let futility = if tp!(FUTILITY_STATIC) > 0 { static_eval } else { eval }
-                        + tp!(FUTILITY_BASE)
-                        + tp!(FUTILITY_PER_DEPTH) * lmr_depth;
-                    let futile = !in_check && lmr_depth <= tp!(FUTILITY_DEPTH) && futility <= alpha;
-                    if futile {
-                        best_score = best_score.max(futility);
-                    }
+                    // The depth the move would be searched to after its late-move reduction:
+                    // the futility and SEE margins below judge a quiet by it, as a late quiet
+                    // would be searched that shallow anyway (with the losing checks below,
+                    // +25 Elo).
+                    let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
+                        (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
+                    } else {
+                        depth
+                    };
                     // Late-move pruning: at low depth, later quiets rarely matter. (Move by
                     // move, not by telling the picker to skip quiets: a later quiet check
                     // must still be tried.)
-                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit) || futile;
+                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
+                    // Futility pruning: a quiet move will not lift a hopeless eval.
+                        || (!in_check
+                            && lmr_depth <= tp!(FUTILITY_DEPTH)
+                            && if tp!(FUTILITY_STATIC) > 0 { static_eval } else { eval }
+                                + tp!(FUTILITY_BASE)
+                                + tp!(FUTILITY_PER_DEPTH) * lmr_depth
+                                <= alpha);
                     // Both only grow truer as the node goes on (more moves searched, deeper
                     // reductions, a higher alpha): every later quiet that does not check
                     // would be pruned as well, so the picker stops yielding them.
                     if late {
                         picker.only_quiet_checks(pos, check_info.get_or_insert_with(|| pos.check_info()));
                     }
-                    // A quiet whose continuation histories are far below zero is pruned too.
-                    late || (lmr_depth < tp!(CONT_PRUNE_DEPTH)
-                        && self.histories.continuation_score(pos, prev, m)
-                            < tp!(CONT_PRUNE_BASE) - tp!(CONT_PRUNE_SCALE) * depth)
-                        || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
-                            && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
+                    late || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
+                        && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                 } else {
-                    // A capture with a bad history near the horizon is pruned.
-                    (lmr_depth < tp!(CAPTURE_PRUNE_DEPTH) && self.histories.capture_score(pos, m) < 0)
-                        || (depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth))
+                    depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
                 };
                 // A check that loses material by a wide margin is pruned all the same:
                 // searching every losing check wasted the tree (with the LMR depth above,
@@ -897,10 +885,6 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
-                    // A PV node whose alpha rose searches its remaining moves shallower.
-                    if depth > 2 && score.abs() < MATE_BOUND {
-                        depth -= tp!(ALPHA_RAISE_REDUCTION);
-                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
@@ -921,16 +905,6 @@ impl Searcher {
                 return alpha;
             }
             return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
-
-        // A fail low: the opponent's quiet move that led here was good; its continuation
-        // history gains.
-        if tp!(FAIL_LOW_BONUS) > 0 && best_move == Move::NONE && excluded == Move::NONE && ply > 0 {
-            let parent = self.stack[ply - 1];
-            if parent.mv != Move::NONE && !parent.mv.is_noisy() {
-                let bonus = history_bonus(depth) * tp!(FAIL_LOW_BONUS) / 100;
-                self.histories.update_continuation_of(self.continuation(ply - 1), parent.piece % 6, parent.mv, bonus);
-            }
         }
 
         // Step 16. Store the result.
@@ -1023,10 +997,6 @@ impl Searcher {
         let mut moves = 0;
         while let Some(m) = picker.next(pos, &self.histories) {
             moves += 1;
-            // Deep in quiescence only recaptures: the exchanges elsewhere were given up on.
-            if !in_check && qdepth <= -tp!(QS_RECAPTURE_DEPTH) && ply > 0 && m.to() != self.stack[ply - 1].mv.to() {
-                continue;
-            }
             if !in_check && m.promotion().is_none() && best_score > -MATE_BOUND {
                 // Only the first few captures: later ones that do not check are skipped.
                 if moves > tp!(QS_MOVE_LIMIT) as usize
@@ -1050,7 +1020,6 @@ impl Searcher {
             }
             let child = pos.after(m);
             self.update_eval(ply, pos, Some(m));
-            self.stack[ply].mv = m;
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
             if self.stopped {
                 return 0;
