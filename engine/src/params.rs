@@ -526,7 +526,9 @@ tunables! {
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
     /// Late-move reductions from this depth ...
-    LMR_DEPTH: i32 = 3, 2..=5;
+    LMR_DEPTH: i32 = 2, 2..=5;
+    /// Extra late-move reduction of a quiet at an expected cut node.
+    LMR_CUT_NODE: i32 = 2, 0..=3;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
     LMR_BASE: i32 = 75, 0..=200;
     /// LMR divisor in hundredths.

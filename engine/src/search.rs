@@ -307,7 +307,7 @@ impl Searcher {
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -538,6 +538,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -668,7 +669,7 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
                 if self.stopped {
                     return 0;
                 }
@@ -781,7 +782,8 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
+                let s =
+                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -813,27 +815,42 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
             } else {
                 let mut reduction = 0;
-                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
-                {
+                // Reduced: quiets, checks among them, and captures at non-PV nodes (the
+                // family's condition); a move at an expected cut node, or after a TT move that
+                // captures, more; one whose node the TT knows as deep, less.
+                if depth >= tp!(LMR_DEPTH) && moves_searched > 2 * root as usize && (quiet || !pv_node) {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                    r += tt_move.is_noisy() as i32;
+                    r -= hit.is_some_and(|h| h.depth >= depth) as i32;
+                    if quiet {
+                        r += tp!(LMR_CUT_NODE) * cut_node as i32;
+                        r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
+                        r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                    }
                     reduction = r.clamp(0, (new_depth - 1).max(0));
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
-                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    reduction > 0 || !cut_node,
+                    host,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
                 }
                 s
             };
