@@ -74,8 +74,7 @@ pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
     ];
     // Each table's pieces: a bit per piece kind and colour (white's kinds 0-5, black's 6-11).
     const TABLES: [u16; CORRECTION_TABLES] = [0x041, 0x9A6, 0xE38, 0x03E, 0xF80];
-    let boards: [u64; 12] =
-        core::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0);
+    let boards: [u64; 12] = core::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0);
     TABLES.map(|set| {
         let mut h = 0u64;
         for i in 0..12 {
@@ -169,7 +168,8 @@ impl Histories {
         let limit = max * CORRECTION_GRAIN;
         for (t, i) in correction_indices(pos).into_iter().enumerate() {
             let entry = &mut self.correction[t][side][i];
-            *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+            *entry =
+                ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
         }
     }
 
