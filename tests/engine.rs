@@ -56,7 +56,7 @@ mod movepick {
             }
         };
         let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
-        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]));
+        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; 2]));
         let mut seen = Vec::new();
         let mut nodes = 0;
         while let Some(m) = picker.next(pos, h) {
@@ -109,7 +109,7 @@ mod movepick {
                 }
                 for killers in [[Move::NONE; 2], killers] {
                     for call_at in 0..=legal.len() {
-                        let none = Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]);
+                        let none = Continuation([Continuation::NONE; 2]);
                         let mut picker = MovePicker::new(Move::NONE, killers, Move::NONE, none);
                         let mut before = Vec::new();
                         while before.len() < call_at {

@@ -14,7 +14,7 @@ use crate::attacks;
 use crate::board::{CheckInfo, Position};
 use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
+use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Bitboard, Color, Move, PieceType};
@@ -29,11 +29,9 @@ pub struct Histories {
     pub counter: [[Move; 64]; 12],
     /// Continuation history (storage outside the searcher, see [`ContinuationHistory`]).
     pub continuation: &'static mut ContinuationHistory,
-    /// Correction history: by side to move and by the pawn structure, the minor pieces and
-    /// kings, the major pieces and kings, and each side's pieces ([`correction_indices`]),
-    /// how far the search's results have been from the static evaluation (in
-    /// 1/CORRECTION_GRAIN cp).
-    pub correction: [[[i16; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
+    /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
+    /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
+    pub correction: [[i16; CORRECTION_SIZE]; 2],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
     pub capture: [[[i16; 6]; 64]; 12],
@@ -53,60 +51,32 @@ fn mover(pos: &Position, m: Move) -> PieceType {
     pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind())
 }
 
-/// The correction-history slots of `pos`, one a table: multiplicative hashes of the
-/// bitboards of the pawns; the knights, bishops and kings; the rooks, queens and kings;
-/// white's pieces; black's pieces (no key kept by make-move: a few multiplications a node).
+/// The correction-history slot of the pawn structure of `pos`: a multiplicative hash of
+/// the two pawn bitboards (no key kept by make-move: two multiplications per node).
 #[inline]
-pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
-    const MULTIPLIERS: [u64; 12] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0xFF51_AFD7_ED55_8CCD,
-        0xC4CE_B9FE_1A85_EC53,
-        0x1656_67B1_9E37_79F9,
-        0x27D4_EB2F_1656_67C5,
-        0x94D0_49BB_1331_11EB,
-        0xBF58_476D_1CE4_E5B9,
-        0x8CB9_2BA7_2F3D_8DD7,
-        0xD6E8_FEB8_6659_FD93,
-        0xA076_1D64_78BD_642F,
-        0xE703_7ED1_A0B4_28DB,
-    ];
-    // Each table's pieces: a bit per piece kind and colour (white's kinds 0-5, black's 6-11).
-    const TABLES: [u16; CORRECTION_TABLES] = [0x041, 0x9A6, 0xE38, 0x03E, 0xF80];
-    let boards: [u64; 12] = core::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0);
-    TABLES.map(|set| {
-        let mut h = 0u64;
-        for i in 0..12 {
-            if set >> i & 1 != 0 {
-                h ^= boards[i].wrapping_mul(MULTIPLIERS[i]);
-            }
-        }
-        (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
-    })
+pub fn pawn_index(pos: &Position) -> usize {
+    let white = pos.pieces(Color::White, PieceType::Pawn).0;
+    let black = pos.pieces(Color::Black, PieceType::Pawn).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
 /// Continuation history: how often a quiet move (by piece type and destination) caused a
-/// cutoff right after a given move one, two or four plies earlier (by piece and destination,
-/// [`Continuation`]): rows `0..768` for the move one ply back, `768..1536` for the moves of
-/// the same side. 1,152 KiB: the caller provides it (a static in the shipped binary),
+/// cutoff right after a given move one or two plies earlier (by piece and destination,
+/// [`Continuation`]). 576 KiB: the caller provides it (a static in the shipped binary),
 /// because a searcher built on the stack and moved would touch it twice over.
-pub struct ContinuationHistory(pub [[[i16; 64]; 6]; 1536]);
+pub struct ContinuationHistory(pub [[[[i16; 64]; 6]; 64]; 12]);
 
 impl ContinuationHistory {
     /// All zero.
-    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[0; 64]; 6]; 1536]);
+    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[[0; 64]; 6]; 64]; 12]);
 }
 
-/// How many earlier moves a quiet's continuation history is read for: one, two and four
-/// plies back.
-pub const CONTINUATION_PLIES: usize = 3;
-
-/// The earlier moves a quiet move's continuation history is read for: the moves one, two
-/// and four plies back as rows of [`ContinuationHistory`], or [`Continuation::NONE`] (a
-/// null move, or before the root).
+/// The earlier moves a quiet move's continuation history is read for: the moves one and
+/// two plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, or the
+/// root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continuation(pub [usize; CONTINUATION_PLIES]);
+pub struct Continuation(pub [usize; 2]);
 
 impl Continuation {
     /// No earlier move.
@@ -122,7 +92,7 @@ impl Histories {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: [[Move::NONE; 64]; 12],
             continuation,
-            correction: [[[0; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
+            correction: [[0; CORRECTION_SIZE]; 2],
             capture: [[[0; 6]; 64]; 12],
         }
     }
@@ -131,8 +101,7 @@ impl Histories {
 /// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * tp!(HISTORY_BONUS_SCALE) + depth * tp!(HISTORY_BONUS_LINEAR) - tp!(HISTORY_BONUS_OFFSET))
-        .min(tp!(HISTORY_MAX_BONUS))
+    (depth * depth * tp!(HISTORY_BONUS_SCALE)).min(tp!(HISTORY_MAX_BONUS))
 }
 
 impl Histories {
@@ -141,36 +110,27 @@ impl Histories {
         self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
-        self.continuation.0.iter_mut().flatten().flatten().for_each(|h| *h = 0);
-        self.correction.iter_mut().flatten().flatten().for_each(|c| *c = 0);
+        self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
+        self.correction.iter_mut().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
     /// `eval` corrected by what the search has learnt about positions with these pawns.
     #[inline]
     pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        let side = pos.side_to_move().index();
-        let mut sum = 0;
-        for (t, i) in correction_indices(pos).into_iter().enumerate() {
-            sum += i32::from(self.correction[t][side][i]) * CORRECTION_WEIGHT[t];
-        }
-        eval + sum / (256 * CORRECTION_GRAIN)
+        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
     }
 
     /// Moves the correction of `pos` towards `error` (search result minus static eval), the
     /// more the deeper the search was.
     #[inline]
     pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let side = pos.side_to_move().index();
+        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
         let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
         let max = tp!(CORRECTION_MAX);
         let target = error.clamp(-max, max) * CORRECTION_GRAIN;
         let limit = max * CORRECTION_GRAIN;
-        for (t, i) in correction_indices(pos).into_iter().enumerate() {
-            let entry = &mut self.correction[t][side][i];
-            *entry =
-                ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
-        }
+        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
     }
 
     /// The capture-history entry of the noisy move `m` in `pos` (a promotion without
@@ -214,7 +174,7 @@ impl Histories {
         let kind = mover(pos, m).index();
         for p in prev.0 {
             if p != Continuation::NONE {
-                gravity(&mut self.continuation.0[p][kind][m.to().index()], bonus);
+                gravity(&mut self.continuation.0[p / 64][p % 64][kind][m.to().index()], bonus);
             }
         }
     }
@@ -225,10 +185,9 @@ impl Histories {
     pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
         let kind = mover(pos, m).index();
         let mut score = self.butterfly(pos.side_to_move(), m);
-        for (i, p) in prev.0.into_iter().enumerate() {
+        for p in prev.0 {
             if p != Continuation::NONE {
-                let weight = if i == 0 { tp!(CONTINUATION_1_WEIGHT) } else { 1 };
-                score += weight * self.continuation.0[p][kind][m.to().index()] as i32;
+                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
             }
         }
         score
@@ -334,7 +293,7 @@ impl MovePicker {
     /// A picker for quiescence search: noisy moves that do not lose material, then (with
     /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
     pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
-        let none = Continuation([Continuation::NONE; CONTINUATION_PLIES]);
+        let none = Continuation([Continuation::NONE; 2]);
         let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, none);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;

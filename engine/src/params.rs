@@ -426,12 +426,7 @@ macro_rules! tunables {
 
 /// Correction history: entries per side to move (a power of two), indexed by a hash of
 /// the pawns of both colours.
-pub const CORRECTION_SIZE: usize = 8192;
-/// Correction-history tables: pawns; minor pieces and kings; major pieces and kings;
-/// white's pieces; black's pieces.
-pub const CORRECTION_TABLES: usize = 5;
-/// Each table's share of the correction, out of 256.
-pub const CORRECTION_WEIGHT: [i32; CORRECTION_TABLES] = [66, 50, 30, 55, 55];
+pub const CORRECTION_SIZE: usize = 16384;
 /// Correction-history entries hold centipawns times this.
 pub const CORRECTION_GRAIN: i32 = 256;
 
@@ -513,22 +508,20 @@ tunables! {
     /// Late-move pruning: deepest depth.
     LMP_DEPTH: i32 = 8, 3..=12;
     /// Futility pruning of quiets: deepest depth, base margin, margin per depth.
-    FUTILITY_DEPTH: i32 = 6, 3..=12;
+    FUTILITY_DEPTH: i32 = 8, 3..=12;
     /// Futility base margin.
-    FUTILITY_BASE: i32 = 41, 0..=250;
+    FUTILITY_BASE: i32 = 90, 0..=250;
     /// Futility margin per ply.
-    FUTILITY_PER_DEPTH: i32 = 36, 20..=200;
+    FUTILITY_PER_DEPTH: i32 = 100, 30..=200;
     /// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
-    SEE_QUIET_MARGIN: i32 = -11, -100..=0;
+    SEE_QUIET_MARGIN: i32 = -25, -100..=0;
     /// SEE pruning of captures per ply.
     SEE_NOISY_MARGIN: i32 = -90, -200..=-10;
     /// SEE pruning deepest depth.
     SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
     /// Late-move reductions from this depth ...
-    LMR_DEPTH: i32 = 2, 2..=5;
-    /// Extra late-move reduction of a quiet at an expected cut node.
-    LMR_CUT_NODE: i32 = 2, 0..=3;
+    LMR_DEPTH: i32 = 3, 2..=5;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
     LMR_BASE: i32 = 75, 0..=200;
     /// LMR divisor in hundredths.
@@ -537,33 +530,18 @@ tunables! {
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
 
     /// Singular extensions from this depth ...
-    SE_DEPTH: i32 = 5, 4..=12;
+    SE_DEPTH: i32 = 8, 5..=12;
     /// ... when the other moves stay below the TT score minus this times depth / 8 ...
     SE_MARGIN: i32 = 8, 2..=32;
     /// ... by two plies when they stay below that by this much more ...
-    SE_DOUBLE_MARGIN: i32 = 8, 0..=80;
+    SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
-    CAPTURE_HISTORY_DIVISOR: i32 = 1, 1..=64;
+    CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
 
     /// Quiescence delta pruning margin.
-    DELTA_MARGIN: i32 = 110, 50..=400;
-    /// Quiescence stand pat sharpened by a TT bound on the right side (0: off).
-    QS_TT_STAND_PAT: i32 = 1, 0..=1;
-    /// Quiescence out of check: captures after this many moves that do not check skipped.
-    QS_MOVE_LIMIT: i32 = 2, 1..=64;
-    /// Quiescence: when the stand pat plus the delta margin is below alpha, a capture must
-    /// win this much by SEE (0: off).
-    QS_SEE_FUTILITY: i32 = 31, 0..=200;
-    /// Quiescence: a fail high returns (3 score + beta) / 4 (0: off).
-    QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
-    /// Check extension (step 1) on (1) or off (0).
-    CHECK_EXTENSION: i32 = 0, 0..=1;
-    /// Futility pruning of quiets judges the static evaluation, not the TT-sharpened one (1).
-    FUTILITY_STATIC: i32 = 1, 0..=1;
-    /// Negative extension of a TT move that is not singular but whose bound reaches beta.
-    SE_NEGATIVE: i32 = 3, 0..=3;
+    DELTA_MARGIN: i32 = 200, 50..=400;
 
     // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
     // that did not prove themselves were deleted (git keeps them).
@@ -583,21 +561,9 @@ tunables! {
     HISTORY_MAX: i32 = 16384, 4096..=32000;
     /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
     /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
-    HISTORY_BONUS_SCALE: i32 = 6, 1..=256;
+    HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
     /// Cap of one history update.
-    HISTORY_MAX_BONUS: i32 = 9000, 800..=12000;
-    /// History bonus: this much more per ply of depth ...
-    HISTORY_BONUS_LINEAR: i32 = 345, 0..=1000;
-    /// ... less this.
-    HISTORY_BONUS_OFFSET: i32 = 184, 0..=1000;
-    /// Continuation history: the entry after the move one ply back counts this many times.
-    CONTINUATION_1_WEIGHT: i32 = 2, 1..=4;
-    /// Continuation history: the move four plies back is read too (1) or not (0).
-    CONTINUATION_PLY_4: i32 = 1, 0..=1;
-    /// Continuation history: the same side's earlier moves have a table of their own (1).
-    CONTINUATION_SPLIT: i32 = 1, 0..=1;
-    /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
-    TT_CUT_HISTORY: i32 = 1, 0..=1;
+    HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
 
     /// Largest correction-history correction, in centipawns.
     CORRECTION_MAX: i32 = 64, 16..=127;

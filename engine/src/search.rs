@@ -307,7 +307,7 @@ impl Searcher {
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -538,7 +538,6 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -549,7 +548,7 @@ impl Searcher {
 
         // Step 1. Check extension (standard): never drop into quiescence while in check,
         // and look one ply further at forcing lines.
-        if in_check && ply < MAX_PLY / 2 && tp!(CHECK_EXTENSION) > 0 {
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
 
@@ -581,18 +580,6 @@ impl Searcher {
             }
         }
 
-        // The moves one, two and four plies back, for the continuation histories: a quiet's
-        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
-        let prev = Continuation(core::array::from_fn(|i| {
-            let back = [1, 2, 4][i];
-            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
-            earlier
-                .filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0))
-                .map_or(Continuation::NONE, |e| {
-                    (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index()
-                })
-        }));
-
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
         let key = pos.key();
@@ -606,18 +593,6 @@ impl Searcher {
             && h.cuts_off(alpha, beta)
         {
             stats!(self.stats.tt_cuts += 1);
-            // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
-            // beta, a malus when the node fails low.
-            if tp!(TT_CUT_HISTORY) > 0 && tt_move != Move::NONE && !tt_move.is_noisy() {
-                let bonus = if h.score >= beta {
-                    self.histories.add_killer(ply, tt_move);
-                    history_bonus(depth)
-                } else {
-                    -history_bonus(depth)
-                };
-                self.histories.update_butterfly(pos.side_to_move(), tt_move, bonus);
-                self.histories.update_continuation(pos, prev, tt_move, bonus);
-            }
             return h.score;
         }
 
@@ -670,7 +645,7 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
                 if self.stopped {
                     return 0;
                 }
@@ -695,6 +670,14 @@ impl Searcher {
         } else {
             Move::NONE
         };
+        // The moves one and two plies back, for the continuation histories: a quiet's
+        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
+        let prev = Continuation(core::array::from_fn(|back| {
+            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
+            earlier
+                .filter(|e| e.mv != Move::NONE)
+                .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
+        }));
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
@@ -735,10 +718,7 @@ impl Searcher {
                     // Futility pruning: a quiet move will not lift a hopeless eval.
                         || (!in_check
                             && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && if tp!(FUTILITY_STATIC) > 0 { static_eval } else { eval }
-                                + tp!(FUTILITY_BASE)
-                                + tp!(FUTILITY_PER_DEPTH) * lmr_depth
-                                <= alpha);
+                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha);
                     // Both only grow truer as the node goes on (more moves searched, deeper
                     // reductions, a higher alpha): every later quiet that does not check
                     // would be pruned as well, so the picker stops yielding them.
@@ -783,8 +763,7 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s =
-                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
+                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -800,7 +779,7 @@ impl Searcher {
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if h.score >= beta {
-                    extension = -tp!(SE_NEGATIVE);
+                    extension = -1;
                 }
             }
 
@@ -816,48 +795,27 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
             } else {
                 let mut reduction = 0;
-                // Reduced: quiets, and captures at non-PV nodes (the family's condition), but
-                // no check (reduced, they hid mate.039's mate in 4 past 100,000 nodes); a move
-                // at an expected cut node, or after a TT move that captures, more; one whose
-                // node the TT knows as deep, less.
-                if depth >= tp!(LMR_DEPTH)
-                    && moves_searched > 2 * root as usize
-                    && (quiet || !pv_node)
-                    && !child.in_check()
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
                 {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    r += tt_move.is_noisy() as i32;
-                    r -= hit.is_some_and(|h| h.depth >= depth) as i32;
-                    if quiet {
-                        r += tp!(LMR_CUT_NODE) * cut_node as i32;
-                        r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
-                            as i32;
-                        r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    }
-                    reduction = r.clamp(0, (new_depth - 1).max(0));
+                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
+                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                    reduction = r.clamp(0, new_depth - 1);
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
-                let mut s = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    reduction > 0 || !cut_node,
-                    host,
-                );
+                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
                 }
                 s
             };
@@ -1001,46 +959,25 @@ impl Searcher {
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut best_score = static_eval;
         if !in_check {
-            if let Some(h) = hit
-                && tp!(QS_TT_STAND_PAT) > 0
-                && ((h.bound == Bound::Lower && h.score > best_score)
-                    || (h.bound == Bound::Upper && h.score < best_score))
-            {
-                best_score = h.score;
+            if static_eval >= beta {
+                return static_eval;
             }
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
+            alpha = alpha.max(static_eval);
         }
-        let futility_base = best_score + tp!(DELTA_MARGIN);
-        let mut check_info = None;
 
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
         let mut best_move = Move::NONE;
         let mut moves = 0;
         while let Some(m) = picker.next(pos, &self.histories) {
             moves += 1;
-            if !in_check && m.promotion().is_none() && best_score > -MATE_BOUND {
-                // Only the first few captures: later ones that do not check are skipped.
-                if moves > tp!(QS_MOVE_LIMIT) as usize
-                    && !pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m)
+            // Delta pruning: even winning the captured piece cannot reach alpha.
+            if !in_check && m.is_capture() && m.promotion().is_none() {
+                let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
+                if static_eval
+                    + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
+                    + tp!(DELTA_MARGIN)
+                    <= alpha
                 {
-                    continue;
-                }
-                // Delta pruning: even winning the captured piece cannot reach alpha.
-                if m.is_capture() {
-                    let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
-                    let value =
-                        futility_base + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1);
-                    if value <= alpha {
-                        best_score = best_score.max(value);
-                        continue;
-                    }
-                }
-                if tp!(QS_SEE_FUTILITY) > 0 && futility_base <= alpha && !pos.see_ge(m, tp!(QS_SEE_FUTILITY))
-                {
-                    best_score = best_score.max(futility_base);
                     continue;
                 }
             }
@@ -1055,9 +992,6 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     if score >= beta {
-                        if tp!(QS_DAMP_FAIL_HIGH) > 0 && score.abs() < MATE_BOUND {
-                            best_score = (3 * score + beta) / 4;
-                        }
                         break;
                     }
                     alpha = score;
