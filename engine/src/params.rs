@@ -528,6 +528,9 @@ tunables! {
     LMR_DIVISOR: i32 = 225, 100..=400;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
+    /// Extra reduction at an expected cut node (a null-window child of a cut or PV node's
+    /// late move), where a fail high is likely and the moves after the first rarely matter.
+    LMR_CUT_NODE: i32 = 2, 0..=3;
 
     /// Singular extensions from this depth ...
     SE_DEPTH: i32 = 8, 5..=12;

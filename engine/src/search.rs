@@ -307,7 +307,7 @@ impl Searcher {
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -538,6 +538,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -645,7 +646,7 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut, host);
                 if self.stopped {
                     return 0;
                 }
@@ -763,7 +764,7 @@ impl Searcher {
             {
                 let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
                 self.stack[ply].excluded = m;
-                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
+                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -795,27 +796,39 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, host)
             } else {
-                let mut reduction = 0;
+                // A reduced move is expected to fail low, so its child to fail high: a cut
+                // node; otherwise the child's kind alternates with this node's.
+                let (mut reduction, mut child_cut) = (0, !cut);
                 if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
                 {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
+                    r += tp!(LMR_CUT_NODE) * cut as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
+                    child_cut = true;
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
-                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_cut,
+                    host,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut, host);
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
                 }
                 s
             };
