@@ -531,6 +531,9 @@ tunables! {
     /// Extra reduction at an expected cut node (a null-window child of a cut or PV node's
     /// late move), where a fail high is likely and the moves after the first rarely matter.
     LMR_CUT_NODE: i32 = 2, 0..=3;
+    /// Less reduction at a node that is or was on the principal variation (the TT's PV
+    /// flag), whose moves are more often the best.
+    LMR_TT_PV: i32 = 2, 0..=3;
 
     /// Singular extensions from this depth ...
     SE_DEPTH: i32 = 8, 5..=12;

@@ -587,6 +587,8 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        // On the principal variation now or when the entry was stored (step 13).
+        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit
             && !pv_node
             && excluded == Move::NONE
@@ -808,6 +810,7 @@ impl Searcher {
                     r += !improving as i32;
                     r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
                     r += tp!(LMR_CUT_NODE) * cut as i32;
+                    r -= tp!(LMR_TT_PV) * tt_pv as i32;
                     r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
                     reduction = r.clamp(0, new_depth - 1);
                     child_cut = true;
@@ -924,7 +927,7 @@ impl Searcher {
             {
                 self.histories.update_correction(pos, depth, best_score - raw_eval);
             }
-            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
+            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, tt_pv, ply);
         }
         best_score
     }
@@ -1015,7 +1018,7 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, false, ply);
         best_score
     }
 }
@@ -1121,7 +1124,16 @@ mod tests {
         searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
         let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
         searcher.tt.clear();
-        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, 1);
+        searcher.tt.store(
+            play(&start, &["c2c3"]).key(),
+            Move::NONE,
+            h.score,
+            h.eval,
+            0,
+            Bound::Upper,
+            false,
+            1,
+        );
         let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
         let result = searcher.search(&start, &[], limits, 0, &mut host);
         assert_eq!(result.depth, 3, "the search did not get past its first iterations");

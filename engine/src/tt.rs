@@ -11,9 +11,9 @@
 //!
 //! ```text
 //!  byte  0-1   2-3    4-5     6-7    8      9
-//!       +-----+------+-------+------+------+-----------------+
-//!       | key | move | score | eval | depth| age:6 | bound:2 |
-//!       +-----+------+-------+------+------+-----------------+
+//!       +-----+------+-------+------+------+------------------------+
+//!       | key | move | score | eval | depth| age:5 | pv:1 | bound:2 |
+//!       +-----+------+-------+------+------+------------------------+
 //! ```
 //! `depth` is stored plus [`DEPTH_OFFSET`] so that quiescence entries fit; mate scores are
 //! stored relative to the node (distance from it, not from the root) and converted back on
@@ -85,6 +85,8 @@ pub struct Hit {
     pub depth: i32,
     /// Meaning of `score`.
     pub bound: Bound,
+    /// Whether the position was searched as a PV node (now or when stored).
+    pub pv: bool,
 }
 
 impl Hit {
@@ -135,7 +137,7 @@ impl Table {
 
     /// Marks the start of a new search, so that older entries are replaced first.
     pub fn new_search(&mut self) {
-        self.age = (self.age + 1) & 63;
+        self.age = (self.age + 1) & 31;
     }
 
     #[inline(always)]
@@ -158,6 +160,7 @@ impl Table {
                 2 => Bound::Lower,
                 _ => Bound::Exact,
             },
+            pv: e.age_bound & 4 != 0,
         })
     }
 
@@ -166,12 +169,23 @@ impl Table {
     /// inlined).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, ply: usize) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+        ply: usize,
+    ) {
         let age = self.age;
         let index = self.bucket(key);
         let bucket = &mut self.storage[index];
         let check = key as u16;
-        let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
+        let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 3)) & 31) as i32;
         let slot = match bucket.entries.iter().position(|e| e.key == check) {
             Some(i) => i,
             None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
@@ -185,7 +199,7 @@ impl Table {
             score: score_to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: (depth + DEPTH_OFFSET).clamp(0, 255) as u8,
-            age_bound: age << 2 | bound as u8,
+            age_bound: age << 3 | (pv as u8) << 2 | bound as u8,
         };
     }
 
@@ -194,7 +208,7 @@ impl Table {
         let mut used = 0;
         for bucket in self.storage[..self.len].iter().take(334) {
             for e in &bucket.entries {
-                if e.age_bound & 3 != 0 && e.age_bound >> 2 == self.age {
+                if e.age_bound & 3 != 0 && e.age_bound >> 3 == self.age {
                     used += 1;
                 }
             }
@@ -242,21 +256,24 @@ mod tests {
         let mut t = table(1);
         let m = Move::new(Square::new(12), Square::new(28), MoveFlag::DoublePush);
         assert_eq!(t.probe(0xDEAD_BEEF, 0), None);
-        t.store(0xDEAD_BEEF, m, 37, -12, 5, Bound::Lower, 3);
+        t.store(0xDEAD_BEEF, m, 37, -12, 5, Bound::Lower, true, 3);
         let hit = t.probe(0xDEAD_BEEF, 3).unwrap();
-        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (m, 37, -12, 5, Bound::Lower));
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound, hit.pv),
+            (m, 37, -12, 5, Bound::Lower, true)
+        );
         // Same bucket and check bits but not stored: a different low 16 bits misses.
         assert_eq!(t.probe(0xDEAD_BEEF ^ 1, 3), None);
         // Quiescence depth -1 survives the offset.
-        t.store(42, Move::NONE, 0, 0, -1, Bound::Exact, 0);
-        assert_eq!(t.probe(42, 0).unwrap().depth, -1);
+        t.store(42, Move::NONE, 0, 0, -1, Bound::Exact, false, 0);
+        assert_eq!((t.probe(42, 0).unwrap().depth, t.probe(42, 0).unwrap().pv), (-1, false));
     }
 
     #[test]
     fn mate_scores_are_relative_to_the_node() {
         let mut t = table(1);
         let mate_in_3_from_root = crate::score::MATE - 5; // found at ply 2: mate 3 plies below
-        t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, 2);
+        t.store(7, Move::NONE, mate_in_3_from_root, 0, 4, Bound::Exact, false, 2);
         // Reached again at ply 6: the same mate is now 3 plies below that node.
         assert_eq!(t.probe(7, 6).unwrap().score, crate::score::MATE - 9);
     }
@@ -265,8 +282,8 @@ mod tests {
     fn keeps_the_move_and_replaces_old_entries_first() {
         let mut t = table(1);
         let m = Move::new(Square::new(1), Square::new(18), MoveFlag::Quiet);
-        t.store(99, m, 10, 0, 8, Bound::Exact, 0);
-        t.store(99, Move::NONE, 20, 0, 9, Bound::Upper, 0);
+        t.store(99, m, 10, 0, 8, Bound::Exact, false, 0);
+        t.store(99, Move::NONE, 20, 0, 9, Bound::Upper, false, 0);
         assert_eq!(t.probe(99, 0).unwrap().mv, m);
         assert!(t.hashfull() <= 1000);
         assert_eq!(t.max_mib(), 1);
