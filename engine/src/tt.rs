@@ -178,19 +178,25 @@ impl Table {
         let bucket = &mut self.storage[index];
         let check = key as u16;
         let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
+        let mut mv = mv;
         let slot = match bucket.entries.iter().position(|e| e.key == check) {
-            Some(i) => i,
+            Some(i) => {
+                let e = &mut bucket.entries[i];
+                // Keep the old move when this result has none for the same position.
+                if mv == Move::NONE {
+                    mv = Move::from_raw(e.mv);
+                }
+                // A much shallower bound of the same position keeps the deeper result (its
+                // move is taken): a quiescence store no longer wipes a deep search's entry.
+                if bound != Bound::Exact && depth + DEPTH_OFFSET + 4 < e.depth as i32 {
+                    e.mv = mv.raw();
+                    return;
+                }
+                i
+            }
             None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
         };
         let entry = &mut bucket.entries[slot];
-        // Keep the old move when this result has none for the same position.
-        let mv = if mv == Move::NONE && entry.key == check { Move::from_raw(entry.mv) } else { mv };
-        // A much shallower bound of the same position keeps the deeper result (its move
-        // is taken): a quiescence store no longer wipes a deep search's entry.
-        if entry.key == check && bound != Bound::Exact && depth + DEPTH_OFFSET + 4 < entry.depth as i32 {
-            entry.mv = mv.raw();
-            return;
-        }
         *entry = Entry {
             key: check,
             mv: mv.raw(),
