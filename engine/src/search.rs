@@ -792,8 +792,9 @@ impl Searcher {
             stats!(self.stats.ext_singular += u64::from(extension > 0));
 
             // Step 13. Principal variation search with late-move reductions: the first move
-            // gets the full window; later ones a null window, reduced when they come late,
-            // quiet and not checking, re-searched if they surprise. (No reduction of
+            // gets the full window; later ones a null window, reduced when they come late
+            // and do not check (captures too: past the depth of SEE pruning every losing
+            // capture was searched to full depth), re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut, host)
@@ -801,7 +802,7 @@ impl Searcher {
                 // A reduced move is expected to fail low, so its child to fail high: a cut
                 // node; otherwise the child's kind alternates with this node's.
                 let (mut reduction, mut child_cut) = (0, !cut);
-                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
+                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && !child.in_check()
                 {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
                     r -= pv_node as i32;
