@@ -211,13 +211,8 @@ ASPIRATION = r"""            /* minnow's aspiration windows (search.rs): +-20 cp
 
 """
 QS = "Value qsearch_node"
-# minnow's reductions with one of KaggleFish's terms given back, to find which of them carries
-# what minnow's cost at 320,000 nodes (docs/search.md): here its two plies at cut nodes.
-LMR_CUT = LMR.replace("            r -= PvNode;\n", "            r -= PvNode;\n            r += 2 * cutNode; /* KaggleFish's */\n")
-assert LMR_CUT != LMR
 TRANSPLANTS = {
     "lmr": [("search.c", "", "// Step 16. Late moves reduction", "// Step 17. Full depth search", LMR)],
-    "lmr_cut": [("search.c", "", "// Step 16. Late moves reduction", "// Step 17. Full depth search", LMR_CUT)],
     "prune": [("search.c", "", "// Step 13. Pruning at shallow depth", "// Step 14. Extensions", PRUNE)],
     "node": [("search.c", "", "// Razoring", "moves_loop:", NODE)],
     "asp": [("search.c", "", "// Reset aspiration window starting size", "// Sort the PV lines searched so far", ASPIRATION)],
@@ -247,6 +242,13 @@ TRANSPLANTS = {
          "    ; /* minnow's correction history: the pawn table alone */\n"),
     ],
 }
+
+# minnow's reductions with one of KaggleFish's terms given back, to find which of its terms
+# carries what minnow's reductions cost at 320,000 nodes (docs/strength.md): here its two
+# plies at cut nodes. The same edit as `lmr`, with that line added.
+LMR_CUT = LMR.replace("            r -= PvNode;\n", "            r -= PvNode;\n            r += 2 * cutNode; /* KaggleFish's */\n")
+assert LMR_CUT != LMR
+TRANSPLANTS["lmr_cut"] = [(file, after, start, end, LMR_CUT) for file, after, start, end, _ in TRANSPLANTS["lmr"]]
 
 
 def transplant(src: Path, name: str) -> None:
@@ -355,7 +357,7 @@ def main() -> int:
     evaluate.write_text(evaluate.read_text() + C_EVAL)
     for name in args.transplant:
         transplant(src, name)
-    if {"lmr", "lmr_cut", "prune"} & set(args.transplant):
+    if any("log(" in code for name in args.transplant for *_, code in TRANSPLANTS[name]):
         search = src / "search.c"
         search.write_text("#include <math.h>\n" + search.read_text())
     uci = src / "uci.c"
