@@ -486,9 +486,9 @@ impl Tunable {
 
 tunables! {
     /// Aspiration windows start at this depth ...
-    ASPIRATION_MIN_DEPTH: i32 = 5, 3..=9;
+    ASPIRATION_MIN_DEPTH: i32 = 4, 3..=9;
     /// ... with this half-width around the previous score, doubled on each failure ...
-    ASPIRATION_DELTA: i32 = 20, 5..=60;
+    ASPIRATION_DELTA: i32 = 9, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
 

@@ -306,8 +306,9 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
+            let mut failed_high = 0;
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, false, host);
+                let s = self.negamax(pos, (depth - failed_high).max(1), alpha, beta, 0, false, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -317,14 +318,16 @@ impl Searcher {
                     // Fail low: lower alpha, and pull beta towards it.
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITY);
+                    failed_high = 0;
                     self.report(host, depth, s, Bound::Upper);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITY);
+                    failed_high += 1;
                     self.report(host, depth, s, Bound::Lower);
                 } else {
                     break Some(s);
                 }
-                delta *= 2;
+                delta += delta / 4 + 2;
                 if delta > tp!(ASPIRATION_MAX_DELTA) {
                     alpha = -INFINITY;
                     beta = INFINITY;
@@ -602,8 +605,9 @@ impl Searcher {
         if let Some(h) = hit
             && !pv_node
             && excluded == Move::NONE
-            && h.depth >= depth
+            && h.depth > depth - (h.score <= beta) as i32
             && h.cuts_off(alpha, beta)
+            && pos.halfmove_clock() < 90
         {
             stats!(self.stats.tt_cuts += 1);
             // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
@@ -640,29 +644,26 @@ impl Searcher {
         let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
 
         if !pv_node && !in_check && excluded == Move::NONE {
+            // Step 7a. Razoring: far below alpha, quiescence decides.
+            if eval < alpha - 94 - 69 * depth * depth {
+                return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
+            }
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not drop it below.
-            if depth <= tp!(RFP_DEPTH)
-                && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
-                && eval < MATE_BOUND
-            {
-                return eval;
+            if depth < 9 && eval - 84 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
+                return beta + (eval - beta) / 2;
             }
 
-            // Step 9. Null-move pruning: if passing still fails high, a real move will
-            // too. Not without pieces (zugzwang) and not twice in a row. The extra
-            // reduction for an eval far above beta is capped at one ply: more hid quiet
-            // mates after sacrifices (WAC 266 → 271).
-            if depth >= tp!(NMP_DEPTH)
-                && eval >= beta
+            // Step 9. Null-move pruning (KaggleFish's conditions and reduction).
+            if eval >= beta
+                && eval >= static_eval
+                && static_eval >= beta - 7 * depth - 16 * improving as i32 + 88
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
-                let r = tp!(NMP_BASE_REDUCTION)
-                    + depth / tp!(NMP_DEPTH_DIVISOR)
-                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(1);
+                let r = (1200 + 77 * depth) / 256 + ((eval - beta) / 72).min(3);
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
@@ -670,7 +671,7 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node, host);
+                let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, host);
                 if self.stopped {
                     return 0;
                 }
@@ -679,12 +680,50 @@ impl Searcher {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+
+            // Step 9a. ProbCut: a capture whose reduced search beats beta by a margin.
+            let pc_beta = beta + 61 - 25 * improving as i32;
+            if depth >= 3
+                && beta.abs() < MATE_BOUND
+                && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta)
+            {
+                let mut picker = MovePicker::new_quiescence(tt_move, false, false);
+                let mut tries = 2 + 2 * cut_node as i32;
+                while tries > 0
+                    && let Some(m) = picker.next(pos, &self.histories)
+                {
+                    if !pos.see_ge(m, pc_beta - static_eval) {
+                        continue;
+                    }
+                    tries -= 1;
+                    stats!(self.stats.probcut_tries += 1);
+                    let child = self.make_move(pos, ply, m, false);
+                    let mut s = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0, host);
+                    if s >= pc_beta && depth > 4 {
+                        s = -self.negamax(&child, depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut_node, host);
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= pc_beta {
+                        stats!(self.stats.probcut_cuts += 1);
+                        if !hit.is_some_and(|h| h.depth >= depth - 3) {
+                            self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, ply);
+                        }
+                        return s;
+                    }
+                }
+            }
         }
 
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
-        if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE && excluded == Move::NONE {
-            depth -= 1;
+        if tt_move == Move::NONE && excluded == Move::NONE {
+            if pv_node && depth >= 6 {
+                depth -= 2;
+            } else if cut_node && depth >= 9 {
+                depth -= 1;
+            }
         }
 
         // Step 11. The move loop.

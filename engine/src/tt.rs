@@ -17,8 +17,9 @@
 //! ```
 //! `depth` is stored plus [`DEPTH_OFFSET`] so that quiescence entries fit; mate scores are
 //! stored relative to the node (distance from it, not from the root) and converted back on
-//! probe. Replacement: an entry of the same position is updated; otherwise the entry with
-//! the lowest `depth - 8 × age` is replaced, so old searches make way first.
+//! probe. Replacement: an entry of the same position is updated unless the new result is a
+//! bound more than 4 plies shallower; otherwise the entry with the lowest `depth - 8 × age`
+//! is replaced, so old searches make way first; a probe that hits renews the entry's age.
 
 use crate::types::Move;
 
@@ -145,19 +146,24 @@ impl Table {
 
     /// Looks a position up.
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
-        let bucket = &self.storage[self.bucket(key)];
+    pub fn probe(&mut self, key: u64, ply: usize) -> Option<Hit> {
+        let age = self.age;
+        let index = self.bucket(key);
         let check = key as u16;
-        bucket.entries.iter().find(|e| e.key == check && e.age_bound & 3 != 0).map(|e| Hit {
-            mv: Move::from_raw(e.mv),
-            score: score_from_tt(e.score as i32, ply),
-            eval: e.eval as i32,
-            depth: e.depth as i32 - DEPTH_OFFSET,
-            bound: match e.age_bound & 3 {
-                1 => Bound::Upper,
-                2 => Bound::Lower,
-                _ => Bound::Exact,
-            },
+        self.storage[index].entries.iter_mut().find(|e| e.key == check && e.age_bound & 3 != 0).map(|e| {
+            // A hit makes the entry this search's: it is still in use, so not replaced first.
+            e.age_bound = age << 2 | e.age_bound & 3;
+            Hit {
+                mv: Move::from_raw(e.mv),
+                score: score_from_tt(e.score as i32, ply),
+                eval: e.eval as i32,
+                depth: e.depth as i32 - DEPTH_OFFSET,
+                bound: match e.age_bound & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    _ => Bound::Exact,
+                },
+            }
         })
     }
 
@@ -172,13 +178,25 @@ impl Table {
         let bucket = &mut self.storage[index];
         let check = key as u16;
         let worth = |e: &Entry| e.depth as i32 - 8 * ((age.wrapping_sub(e.age_bound >> 2)) & 63) as i32;
+        let mut mv = mv;
         let slot = match bucket.entries.iter().position(|e| e.key == check) {
-            Some(i) => i,
+            Some(i) => {
+                let e = &mut bucket.entries[i];
+                // Keep the old move when this result has none for the same position.
+                if mv == Move::NONE {
+                    mv = Move::from_raw(e.mv);
+                }
+                // A much shallower bound of the same position keeps the deeper result (its
+                // move is taken): a quiescence store no longer wipes a deep search's entry.
+                if bound != Bound::Exact && depth + DEPTH_OFFSET + 4 < e.depth as i32 {
+                    e.mv = mv.raw();
+                    return;
+                }
+                i
+            }
             None => (0..3).min_by_key(|&i| worth(&bucket.entries[i])).unwrap_or(0),
         };
         let entry = &mut bucket.entries[slot];
-        // Keep the old move when this result has none for the same position.
-        let mv = if mv == Move::NONE && entry.key == check { Move::from_raw(entry.mv) } else { mv };
         *entry = Entry {
             key: check,
             mv: mv.raw(),
@@ -270,5 +288,41 @@ mod tests {
         assert_eq!(t.probe(99, 0).unwrap().mv, m);
         assert!(t.hashfull() <= 1000);
         assert_eq!(t.max_mib(), 1);
+    }
+
+    #[test]
+    fn a_much_shallower_bound_keeps_the_deeper_entry() {
+        let mut t = table(1);
+        let (m, n) = (
+            Move::new(Square::new(1), Square::new(18), MoveFlag::Quiet),
+            Move::new(Square::new(6), Square::new(21), MoveFlag::Quiet),
+        );
+        t.store(5, m, 30, 0, 9, Bound::Lower, 0);
+        // A quiescence bound 10 plies shallower: the depth and score stay, its move is taken.
+        t.store(5, n, -50, 0, -1, Bound::Upper, 0);
+        let hit = t.probe(5, 0).unwrap();
+        assert_eq!((hit.mv, hit.score, hit.depth, hit.bound), (n, 30, 9, Bound::Lower));
+        // Within 4 plies, or exact, the new result replaces it.
+        t.store(5, m, 40, 0, 5, Bound::Upper, 0);
+        assert_eq!((t.probe(5, 0).unwrap().score, t.probe(5, 0).unwrap().depth), (40, 5));
+        t.store(5, m, 0, 0, 0, Bound::Exact, 0);
+        assert_eq!(t.probe(5, 0).unwrap().depth, 0);
+    }
+
+    #[test]
+    fn a_hit_renews_the_entry_for_this_search() {
+        let mut t = table(1);
+        // Four keys of one bucket (the same high bits), three entries: stored in the last
+        // search, the first is hit in this one; the fourth key then replaces an older one.
+        let key = |i: u64| 1 << 63 | i;
+        for i in 1..=3 {
+            t.store(key(i), Move::NONE, 0, 0, 5, Bound::Exact, 0);
+        }
+        t.new_search();
+        assert!(t.probe(key(1), 0).is_some());
+        t.store(key(4), Move::NONE, 0, 0, 1, Bound::Exact, 0);
+        assert!(t.probe(key(1), 0).is_some(), "the entry hit in this search stays");
+        assert!(t.probe(key(4), 0).is_some());
+        assert_eq!((1..=3).filter(|&i| t.probe(key(i), 0).is_some()).count(), 2);
     }
 }
