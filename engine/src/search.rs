@@ -135,6 +135,10 @@ pub struct Searcher {
     pub stats: Stats,
     nodes: u64,
     seldepth: usize,
+    /// The root's best move held through the last iteration, past depth 10 (step 13).
+    stable_root: bool,
+    /// Running average of TT hits, in 1/65,536 (step 13).
+    tt_hit_avg: u32,
     stopped: bool,
     quit: bool,
     pondering: bool,
@@ -257,6 +261,7 @@ impl Searcher {
         self.time = TimeManager::new(&limits, overhead);
         self.nodes = 0;
         self.seldepth = 0;
+        self.stable_root = false;
         self.root_pv_len = 0;
         self.stopped = false;
         self.quit = false;
@@ -355,6 +360,7 @@ impl Searcher {
             self.report(host, depth, s, Bound::Exact);
 
             stability = if result.best == previous_best { stability + 1 } else { 0 };
+            self.stable_root = depth > 10 && stability >= 1;
             if self.time.timed {
                 let best_nodes = self.root_nodes[(result.best.raw() & 4095) as usize];
                 let share = if self.nodes == 0 { 0 } else { best_nodes * 100 / self.nodes.max(1) };
@@ -602,6 +608,11 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        // On the principal variation now or when the entry was stored (step 13).
+        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        let likely_fail_low =
+            pv_node && hit.is_some_and(|h| h.mv != Move::NONE && h.bound == Bound::Upper && h.depth >= depth);
+        self.tt_hit_avg = self.tt_hit_avg - self.tt_hit_avg / 4096 + if hit.is_some() { 16 } else { 0 };
         if let Some(h) = hit
             && !pv_node
             && excluded == Move::NONE
@@ -708,7 +719,7 @@ impl Searcher {
                     if s >= pc_beta {
                         stats!(self.stats.probcut_cuts += 1);
                         if !hit.is_some_and(|h| h.depth >= depth - 3) {
-                            self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, ply);
+                            self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, false, ply);
                         }
                         return s;
                     }
@@ -735,6 +746,7 @@ impl Searcher {
             Move::NONE
         };
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
+        let mut singular_quiet = false;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
@@ -840,7 +852,10 @@ impl Searcher {
                     return singular_beta;
                 } else if h.score >= beta {
                     extension = -tp!(SE_NEGATIVE);
+                } else if cut_node {
+                    extension = -2;
                 }
+                singular_quiet = extension > 0 && quiet;
             }
 
             let child = self.make_move(pos, ply, m, extension == 2);
@@ -868,10 +883,13 @@ impl Searcher {
                     && !child.in_check()
                 {
                     let mut r = lmr(&self.lmr, depth, moves_searched);
-                    r -= pv_node as i32;
+                    r -= 2 * (tt_pv && !likely_fail_low) as i32;
                     r += !improving as i32;
                     r += tt_move.is_noisy() as i32;
                     r -= hit.is_some_and(|h| h.depth >= depth) as i32;
+                    r -= (self.tt_hit_avg > 65536 * 377 / 1024) as i32;
+                    r += (!pv_node && self.stable_root) as i32;
+                    r -= singular_quiet as i32;
                     if quiet {
                         r += tp!(LMR_CUT_NODE) * cut_node as i32;
                         r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
@@ -892,7 +910,16 @@ impl Searcher {
                     host,
                 );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    // Deeper when the reduced search beat the best by far, shallower when
+                    // barely.
+                    let full = new_depth + (s > best_score + 18 + new_depth) as i32 - (s < best_score + 4) as i32;
+                    if full > new_depth - reduction {
+                        s = -self.negamax(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    }
+                    if quiet {
+                        let bonus = history_bonus(full);
+                        self.histories.update_continuation(pos, prev, m, if s > alpha { bonus } else { -bonus });
+                    }
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
@@ -992,7 +1019,7 @@ impl Searcher {
             {
                 self.histories.update_correction(pos, depth, best_score - raw_eval);
             }
-            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
+            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, tt_pv, ply);
         }
         best_score
     }
@@ -1107,7 +1134,7 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, false, ply);
         best_score
     }
 }
@@ -1213,7 +1240,7 @@ mod tests {
         searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
         let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
         searcher.tt.clear();
-        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, 1);
+        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, false, 1);
         let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
         let result = searcher.search(&start, &[], limits, 0, &mut host);
         assert_eq!(result.depth, 3, "the search did not get past its first iterations");
