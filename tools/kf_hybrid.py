@@ -24,7 +24,8 @@ same net).
 `--transplant NAME` (repeatable) also writes one of minnow's search steps into KaggleFish's
 search in place of its own: `lmr` (step 13), `node` (steps 8-10, no razoring or ProbCut),
 `ext` (steps 1 and 12a), `prune` (step 12), `qs` (step 2's pruning), `tt` (step 16's rules),
-`asp` (the aspiration windows), `corr` (step 16a's one correction table).
+`asp` (the aspiration windows), `corr` (step 16a's one correction table); `around` takes out
+seven pieces of KaggleFish's code around the steps that minnow lacks (docs/search.md).
 Each is minnow's rule written here in KaggleFish's terms, its margins scaled to KaggleFish's
 units; the anchors it replaces between are located in KaggleFish's text, and a changed
 KaggleFish stops the build with a message rather than building something else.
@@ -240,6 +241,24 @@ TRANSPLANTS = {
     "corr": [
         ("movepick.c", "", "+ (*pos->minorCorrectionHistory)", "return v / 1024;",
          "    ; /* minnow's correction history: the pawn table alone */\n"),
+    ],
+    # not a step but seven pieces of the code around them that minnow lacks, taken out: a PV
+    # node's later moves 2 plies shallower once alpha rose; the opponent's last quiet scored by
+    # the evaluation's change; the range reduction; the penalties to the parent's early quiet
+    # at a TT cutoff and at a refutation; the fail-low bonus to it; a null move's child
+    # evaluated, not given the parent's evaluation negated (docs/search.md)
+    "around": [
+        ("search.c", "", "if (depth > 2 && value < VALUE_KNOWN_WIN && value > -VALUE_KNOWN_WIN) depth -= 2;", 1, ""),
+        ("search.c", "", "int bonus = clamp(-depth * 4 * ((ss - 1)->staticEval", 2, ""),
+        ("search.c", "", "if (ss->staticEval - value < 30 && depth > 7)", 2, ""),
+        ("search.c", "", "if ((ss - 1)->moveCount <= 2 && !captured_piece())", 2, ""),
+        ("search.c", "", "if (!rootNode // (ss-1)->checkersBB is not set", 4, ""),
+        ("search.c", "// Bonus for prior countermove that caused the fail low", "else if (   !rootNode", 1,
+         "    else if (0 /* minnow: no fail-low bonus */\n"),
+        ("search.c", "", "rawEval = ss->staticEval = eval = -(ss - 1)->staticEval + 2 * Tempo;", 1,
+         "            rawEval = ss->staticEval = eval = evaluate(pos);\n"),
+        ("search.c", QS, "(ss - 1)->currentMove != MOVE_NULL ? evaluate(pos) : -(ss - 1)->staticEval", 1,
+         "                evaluate(pos);\n"),
     ],
 }
 
