@@ -867,6 +867,9 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
+                    if depth > 2 && score.abs() < MATE_BOUND {
+                        depth -= 2;
+                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
