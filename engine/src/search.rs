@@ -261,7 +261,7 @@ impl Searcher {
         self.stopped = false;
         self.quit = false;
         self.tt.new_search();
-        self.histories.clear_killers();
+        self.histories.clear();
         stats!(self.stats = Stats::default());
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         self.keys[..history.len()].copy_from_slice(history);
