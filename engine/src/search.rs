@@ -238,6 +238,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.histories.clear();
+        self.tt.clear();
     }
 
     /// Searches `pos`, whose game so far had the positions with repetition keys `history`
@@ -262,6 +263,7 @@ impl Searcher {
         self.quit = false;
         self.tt.new_search();
         self.histories.clear();
+        self.tt.clear();
         stats!(self.stats = Stats::default());
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         self.keys[..history.len()].copy_from_slice(history);
