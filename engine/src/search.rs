@@ -975,6 +975,9 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
+                    if depth > 2 && score.abs() < MATE_BOUND {
+                        depth -= 2;
+                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
