@@ -24,8 +24,9 @@ same net).
 `--transplant NAME` (repeatable) also writes one of minnow's search steps into KaggleFish's
 search in place of its own: `lmr` (step 13), `node` (steps 8-10, no razoring or ProbCut),
 `ext` (steps 1 and 12a), `prune` (step 12), `qs` (step 2's pruning), `tt` (step 16's rules),
-`asp` (the aspiration windows), `corr` (step 16a's one correction table); `around` takes out
-seven pieces of KaggleFish's code around the steps that minnow lacks (docs/search.md).
+`asp` (the aspiration windows), `corr` (step 16a's one correction table), `order` (step 11's
+quiet order); `around` takes out seven pieces of KaggleFish's code around the steps that
+minnow lacks (docs/search.md).
 Each is minnow's rule written here in KaggleFish's terms, its margins scaled to KaggleFish's
 units; the anchors it replaces between are located in KaggleFish's text, and a changed
 KaggleFish stops the build with a message rather than building something else.
@@ -241,6 +242,13 @@ TRANSPLANTS = {
     "corr": [
         ("movepick.c", "", "+ (*pos->minorCorrectionHistory)", "return v / 1024;",
          "    ; /* minnow's correction history: the pawn table alone */\n"),
+    ],
+    # step 11's quiet order: the butterfly history and the continuation histories one and two
+    # plies back, each once (KaggleFish: the one-ply table twice, and four and six plies back)
+    "order": [
+        ("movepick.c", "static void score_quiets", "m->value = (*history)[c][move] + 2 * (*cmh)", 4,
+         "        m->value = (*history)[c][move] + (*cmh)[0][piece_to_history_conv(piece_on(from))][to] +\n"
+         "                   (*fmh)[1][piece_to_history_conv(piece_on(from))][to]; /* minnow's */\n"),
     ],
     # not a step but seven pieces of the code around them that minnow lacks, taken out: a PV
     # node's later moves 2 plies shallower once alpha rose; the opponent's last quiet scored by
