@@ -56,7 +56,12 @@ mod movepick {
             }
         };
         let (tt, k1, k2, c) = (random_move(rng), random_move(rng), random_move(rng), random_move(rng));
-        let mut picker = MovePicker::new(tt, [k1, k2], c, Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]));
+        let mut picker = MovePicker::new(
+            tt,
+            [k1, k2],
+            c,
+            Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]),
+        );
         let mut seen = Vec::new();
         let mut nodes = 0;
         while let Some(m) = picker.next(pos, h) {

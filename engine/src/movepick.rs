@@ -234,6 +234,17 @@ impl Histories {
         score
     }
 
+    /// The continuation entries of the quiet move `m` after `prev`, each once.
+    #[inline]
+    pub fn continuation_sum(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
+        let kind = mover(pos, m).index();
+        prev.0
+            .into_iter()
+            .filter(|&p| p != Continuation::NONE)
+            .map(|p| self.continuation.0[p][kind][m.to().index()] as i32)
+            .sum()
+    }
+
     /// The butterfly score of a quiet move.
     #[inline]
     pub fn butterfly(&self, side: Color, m: Move) -> i32 {

@@ -534,7 +534,9 @@ tunables! {
     /// LMR divisor in hundredths.
     LMR_DIVISOR: i32 = 225, 100..=400;
     /// History score worth one ply of reduction.
-    LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
+    LMR_HISTORY_DIVISOR: i32 = 15893, 2000..=40000;
+    /// The history a quiet needs before its reduction shrinks (KaggleFish's 4741).
+    LMR_HISTORY_OFFSET: i32 = 4741, 0..=10000;
 
     /// Singular extensions from this depth ...
     SE_DEPTH: i32 = 5, 4..=12;

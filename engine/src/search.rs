@@ -711,7 +711,15 @@ impl Searcher {
                     let child = self.make_move(pos, ply, m, false);
                     let mut s = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0, host);
                     if s >= pc_beta && depth > 4 {
-                        s = -self.negamax(&child, depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut_node, host);
+                        s = -self.negamax(
+                            &child,
+                            depth - 4,
+                            -pc_beta,
+                            -pc_beta + 1,
+                            ply + 1,
+                            !cut_node,
+                            host,
+                        );
                     }
                     if self.stopped {
                         return 0;
@@ -873,6 +881,8 @@ impl Searcher {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
             } else {
                 let mut reduction = 0;
+                // A move that enters the reduced search expects to cut, as in KaggleFish.
+                let mut child_cut = !cut_node;
                 // Reduced: quiets, and captures at non-PV nodes (the family's condition), but
                 // no check (reduced, they hid mate.039's mate in 4 past 100,000 nodes); a move
                 // at an expected cut node, or after a TT move that captures, more; one whose
@@ -892,11 +902,24 @@ impl Searcher {
                     r -= singular_quiet as i32;
                     if quiet {
                         r += tp!(LMR_CUT_NODE) * cut_node as i32;
-                        r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1])
-                            as i32;
-                        r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
+                        if !in_check {
+                            // KaggleFish's history term: each table once, less an offset.
+                            let stat = self.histories.butterfly(pos.side_to_move(), m)
+                                + self.histories.continuation_sum(pos, prev, m)
+                                - tp!(LMR_HISTORY_OFFSET);
+                            r -= stat / tp!(LMR_HISTORY_DIVISOR);
+                        }
                     }
-                    reduction = r.clamp(0, (new_depth - 1).max(0));
+                    // A favoured early move may be searched deeper than new_depth.
+                    let extra = if r >= -1 {
+                        0
+                    } else if moves_searched < 5 {
+                        2
+                    } else {
+                        ((pv_node && depth > 6) || (cut_node && moves_searched < 7)) as i32
+                    };
+                    reduction = r.clamp(-extra, (new_depth - 1).max(0));
+                    child_cut = true;
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
@@ -906,19 +929,25 @@ impl Searcher {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    reduction > 0 || !cut_node,
+                    child_cut,
                     host,
                 );
                 if s > alpha && reduction > 0 {
                     // Deeper when the reduced search beat the best by far, shallower when
                     // barely.
-                    let full = new_depth + (s > best_score + 18 + new_depth) as i32 - (s < best_score + 4) as i32;
+                    let full =
+                        new_depth + (s > best_score + 18 + new_depth) as i32 - (s < best_score + 4) as i32;
                     if full > new_depth - reduction {
                         s = -self.negamax(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, host);
                     }
                     if quiet {
                         let bonus = history_bonus(full);
-                        self.histories.update_continuation(pos, prev, m, if s > alpha { bonus } else { -bonus });
+                        self.histories.update_continuation(
+                            pos,
+                            prev,
+                            m,
+                            if s > alpha { bonus } else { -bonus },
+                        );
                     }
                 }
                 if s > alpha && s < beta {
@@ -1243,7 +1272,16 @@ mod tests {
         searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
         let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
         searcher.tt.clear();
-        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, false, 1);
+        searcher.tt.store(
+            play(&start, &["c2c3"]).key(),
+            Move::NONE,
+            h.score,
+            h.eval,
+            0,
+            Bound::Upper,
+            false,
+            1,
+        );
         let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
         let result = searcher.search(&start, &[], limits, 0, &mut host);
         assert_eq!(result.depth, 3, "the search did not get past its first iterations");
