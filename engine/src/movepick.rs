@@ -11,7 +11,7 @@
 use arrayvec::ArrayVec;
 
 use crate::attacks;
-use crate::board::{CheckInfo, Position};
+use crate::board::Position;
 use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
 use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
@@ -295,12 +295,8 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     prev: Continuation,
-    /// Quiet stages are skipped (quiescence out of check; late-move pruning uses
-    /// `only_checks` instead, as a late quiet check is still searched).
+    /// Quiet stages are skipped (quiescence out of check, late-move pruning).
     skip_quiets: bool,
-    /// Of the quiet moves not yet yielded, only those that give check are
-    /// ([`MovePicker::only_quiet_checks`]).
-    only_checks: bool,
     /// Quiescence: no killers, no under-promotions, no losing captures.
     quiescence: bool,
     /// Quiescence: also quiet moves that give check and do not lose material.
@@ -336,7 +332,6 @@ impl MovePicker {
             counter,
             prev,
             skip_quiets: false,
-            only_checks: false,
             quiescence: false,
             quiet_checks: false,
         }
@@ -356,27 +351,9 @@ impl MovePicker {
         p
     }
 
-    /// From now on yields only the quiet moves that give check (the search prunes every
-    /// other late quiet): the rest are dropped once instead of each being found by a scan
-    /// of the list. Killers and the counter-move are still yielded. `info` is the
-    /// position's [`Position::check_info`], which the search has already worked out.
-    pub fn only_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        if self.only_checks {
-            return;
-        }
-        self.only_checks = true;
-        if self.stage == Stage::Quiets {
-            self.drop_quiet_non_checks(pos, info);
-        }
-    }
-
-    /// Marks the scored quiet moves that do not give check as yielded.
-    fn drop_quiet_non_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        for i in self.noisy_end..self.moves.len() {
-            if self.keys[i] != PICKED && !pos.gives_check(info, self.moves[i]) {
-                self.keys[i] = PICKED;
-            }
-        }
+    /// From now on yields no quiet move (late-move pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
@@ -505,7 +482,7 @@ impl MovePicker {
                         Stage::Killer2 => Stage::Counter,
                         _ => Stage::ScoreQuiets,
                     };
-                    if self.skip_quiets || m == Move::NONE || m.is_noisy() || m == self.tt_move {
+                    if m == Move::NONE || m.is_noisy() || m == self.tt_move {
                         continue;
                     }
                     // Not a repeat of an earlier special move.
@@ -542,9 +519,6 @@ impl MovePicker {
                             let bonus = escape * THREAT_LEVEL[kind] * tp!(THREAT_ORDER);
                             key(histories.quiet_score(pos, self.prev, m) + bonus, i)
                         };
-                    }
-                    if self.only_checks {
-                        self.drop_quiet_non_checks(pos, &pos.check_info());
                     }
                 }
                 Stage::Quiets => {

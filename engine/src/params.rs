@@ -484,6 +484,10 @@ impl Tunable {
     }
 }
 
+/// KaggleFish's late-move reduction is a ply larger at a node that is not improving once
+/// ln(depth) × ln(moves) / LMR_DIVISOR passes this (hundredths of a ply).
+pub const LMR_IMPROVING_FROM: i32 = 83;
+
 tunables! {
     /// Aspiration windows start at this depth ...
     ASPIRATION_MIN_DEPTH: i32 = 4, 3..=9;
@@ -510,29 +514,34 @@ tunables! {
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
 
-    /// Late-move pruning: deepest depth.
-    LMP_DEPTH: i32 = 8, 3..=12;
-    /// Futility pruning of quiets: deepest depth, base margin, margin per depth.
+    /// Continuation-history pruning of quiets below this LMR depth ...
+    CONT_PRUNE_DEPTH: i32 = 5, 0..=8;
+    /// ... when their continuation histories sum below BASE - PER_DEPTH * depth.
+    CONT_PRUNE_BASE: i32 = 3905, 0..=10000;
+    /// Continuation-history pruning per ply.
+    CONT_PRUNE_PER_DEPTH: i32 = 3066, 0..=10000;
+    /// Futility pruning spares a quiet whose continuation histories sum to this.
+    FUTILITY_HISTORY_LIMIT: i32 = 27488, 0..=60000;
+    /// Futility pruning of quiets: deepest LMR depth, base margin, margin per depth.
     FUTILITY_DEPTH: i32 = 6, 3..=12;
     /// Futility base margin.
     FUTILITY_BASE: i32 = 41, 0..=250;
     /// Futility margin per ply.
     FUTILITY_PER_DEPTH: i32 = 36, 20..=200;
-    /// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
-    SEE_QUIET_MARGIN: i32 = -11, -100..=0;
+    /// SEE pruning thresholds: quiets (this × (29 − min(d, 18)) × d² / 26 at LMR depth d)
+    /// and noisy moves and checks (per ply of depth).
+    SEE_QUIET_MARGIN: i32 = -10, -100..=0;
     /// SEE pruning of captures per ply.
     SEE_NOISY_MARGIN: i32 = -90, -200..=-10;
-    /// SEE pruning deepest depth.
-    SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
     /// Late-move reductions from this depth ...
     LMR_DEPTH: i32 = 2, 2..=5;
     /// Extra late-move reduction of a quiet at an expected cut node.
     LMR_CUT_NODE: i32 = 2, 0..=3;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
-    LMR_BASE: i32 = 75, 0..=200;
+    LMR_BASE: i32 = 71, 0..=200;
     /// LMR divisor in hundredths.
-    LMR_DIVISOR: i32 = 225, 100..=400;
+    LMR_DIVISOR: i32 = 226, 100..=400;
     /// History score worth one ply of reduction.
     LMR_HISTORY_DIVISOR: i32 = 15893, 2000..=40000;
     /// The history a quiet needs before its reduction shrinks (KaggleFish's 4741).
@@ -562,20 +571,11 @@ tunables! {
     QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
     /// Check extension (step 1) on (1) or off (0).
     CHECK_EXTENSION: i32 = 0, 0..=1;
-    /// Futility pruning of quiets judges the static evaluation, not the TT-sharpened one (1).
-    FUTILITY_STATIC: i32 = 1, 0..=1;
     /// Negative extension of a TT move that is not singular but whose bound reaches beta.
     SE_NEGATIVE: i32 = 3, 0..=3;
 
     // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
     // that did not prove themselves were deleted (git keeps them).
-    /// SEE pruning of checking moves below −this × depth (0: checks never pruned)
-    /// (step 12, with PRUNE_AT_LMR_DEPTH, +25 Elo).
-    CHECK_SEE_MARGIN: i32 = 100, 0..=400;
-    /// Futility and SEE pruning of quiets judge a move by the depth it would have after
-    /// its late-move reduction, not the node's (0: off) (step 12, with CHECK_SEE_MARGIN,
-    /// +25 Elo).
-    PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
     /// Quiet order: a minor, rook or queen leaving a square a lesser piece attacks gains
     /// this once, twice or three times; stepping onto one loses as much.

@@ -174,31 +174,36 @@ const fn ln_hundredths(x: u32) -> i32 {
     log2_x100 * 69 / 100
 }
 
-/// Late-move reduction in plies at `depth` for the `moves`-th move:
-/// `(base + ln(depth) * ln(moves) / divisor) / 100`, clamped to 0..=63.
+/// Late-move reduction at `depth` for the `moves`-th move: `(base + ln(depth) * ln(moves) /
+/// divisor) / 100` plies (clamped to 0..=63) times 2, plus 1 when `ln(depth) * ln(moves) /
+/// divisor` passes LMR_IMPROVING_FROM hundredths (a node not improving is then reduced a
+/// ply more, KaggleFish's form).
 const fn lmr_plies(depth: u32, moves: u32, base: i32, divisor: i32) -> u8 {
-    let plies = (base + ln_hundredths(depth) * ln_hundredths(moves) / divisor) / 100;
-    if plies < 0 {
+    let raw = ln_hundredths(depth) * ln_hundredths(moves) / divisor;
+    let plies = (base + raw) / 100;
+    let plies = if plies < 0 {
         0
     } else if plies > 63 {
         63
     } else {
         plies as u8
-    }
+    };
+    plies * 2 + (raw > LMR_IMPROVING_FROM) as u8
 }
 
 /// The late-move reduction of the `moves`-th move at `depth`, from `table` (computed from
 /// the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
 #[inline(always)]
-fn lmr(table: &[[u8; 64]; 64], depth: i32, moves: usize) -> i32 {
+fn lmr(table: &[[u8; 64]; 64], depth: i32, moves: usize, improving: bool) -> i32 {
     let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
     #[cfg(feature = "tune")]
-    {
+    let t = {
         let _ = table;
-        lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR)).into()
-    }
+        lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR))
+    };
     #[cfg(not(feature = "tune"))]
-    table[d][m].into()
+    let t = table[d][m];
+    (t >> 1) as i32 + (t & 1 & !improving as u8) as i32
 }
 
 impl Searcher {
@@ -758,11 +763,14 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
+        // Legal moves picked, pruned ones included: late-move pruning and reductions count
+        // them (KaggleFish's move count).
+        let mut move_count = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
         let mut noisy_tried = [Move::NONE; 32];
         let mut noisy_count = 0;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (2 + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut check_info = None;
 
         while let Some(m) = picker.next(pos, &self.histories) {
@@ -771,54 +779,61 @@ impl Searcher {
             }
             let quiet = !m.is_noisy();
 
-            // Step 12. Pruning of late moves, once a move has been searched and no mate
-            // against us is pending. Checks escape the margins below: they are how mates
-            // happen (without this the mate in 2 of WAC.001 was missed at depth 14). Whether
-            // the move checks is asked only where the answer decides a pruning (asked of
-            // every move, it took a tenth of the search's time).
-            if !root && best_score > -MATE_BOUND {
-                let prune = if quiet {
-                    // The depth the move would be searched to after its late-move reduction:
-                    // the futility and SEE margins below judge a quiet by it, as a late quiet
-                    // would be searched that shallow anyway (with the losing checks below,
-                    // +25 Elo).
-                    let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
-                        (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
-                    } else {
-                        depth
-                    };
-                    // Late-move pruning: at low depth, later quiets rarely matter. (Move by
-                    // move, not by telling the picker to skip quiets: a later quiet check
-                    // must still be tried.)
-                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
-                    // Futility pruning: a quiet move will not lift a hopeless eval.
-                        || (!in_check
-                            && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && if tp!(FUTILITY_STATIC) > 0 { static_eval } else { eval }
-                                + tp!(FUTILITY_BASE)
-                                + tp!(FUTILITY_PER_DEPTH) * lmr_depth
-                                <= alpha);
-                    // Both only grow truer as the node goes on (more moves searched, deeper
-                    // reductions, a higher alpha): every later quiet that does not check
-                    // would be pruned as well, so the picker stops yielding them.
-                    if late {
-                        picker.only_quiet_checks(pos, check_info.get_or_insert_with(|| pos.check_info()));
+            // Step 12. Pruning of late moves, once a move has been searched, no mate against
+            // us is pending and the side to move has a piece (KaggleFish's forms). A quiet
+            // check escapes the quiets' margins and is judged as a capture; whether a move
+            // checks is asked only where the answer decides a pruning (asked of every move,
+            // it took a tenth of the search's time).
+            move_count += 1;
+            if !root && best_score > -MATE_BOUND && pos.has_non_pawn_material(pos.side_to_move()) {
+                // Late-move pruning: past the move count, every later quiet is skipped.
+                if move_count >= lmp_limit {
+                    picker.skip_quiets();
+                }
+                // The depth the move would be searched to after its late-move reduction:
+                // the margins below judge a move by it.
+                let lmr_depth = (depth - 1 - lmr(&self.lmr, depth, move_count, improving)).max(0);
+                let see_margin = tp!(SEE_NOISY_MARGIN) * depth;
+                if quiet {
+                    let cont = self.histories.continuation_sum(pos, prev, m);
+                    // Continuation-history pruning: a quiet the earlier moves' histories
+                    // call bad.
+                    let bad = lmr_depth < tp!(CONT_PRUNE_DEPTH)
+                        && cont < tp!(CONT_PRUNE_BASE) - tp!(CONT_PRUNE_PER_DEPTH) * depth;
+                    // Futility pruning: a quiet will not lift a hopeless eval, unless its
+                    // histories are very good; the node's score becomes the futility value.
+                    let futility = static_eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth;
+                    let futile = !in_check
+                        && lmr_depth <= tp!(FUTILITY_DEPTH)
+                        && futility <= alpha
+                        && cont < tp!(FUTILITY_HISTORY_LIMIT);
+                    let l = lmr_depth.min(18);
+                    if bad
+                        || futile
+                        || !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * (29 - l) * lmr_depth * lmr_depth / 26)
+                    {
+                        // A check is judged as a capture is, by SEE alone.
+                        let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
+                        if !check {
+                            if !bad && futile {
+                                best_score = best_score.max(futility);
+                            }
+                            continue;
+                        }
+                        if !pos.see_ge(m, see_margin) {
+                            continue;
+                        }
                     }
-                    late || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
-                        && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                 } else {
-                    depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
-                };
-                // A check that loses material by a wide margin is pruned all the same:
-                // searching every losing check wasted the tree (with the LMR depth above,
-                // +25 Elo).
-                let check_see = tp!(CHECK_SEE_MARGIN) > 0 && depth <= tp!(SEE_PRUNE_DEPTH);
-                if prune || check_see {
-                    let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
-                    if prune && !check {
+                    // A capture with a bad history at the shallowest depth, unless it checks;
+                    // any noisy move losing too much.
+                    if lmr_depth < 1
+                        && self.histories.capture_score(pos, m) < 0
+                        && !pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m)
+                    {
                         continue;
                     }
-                    if check_see && check && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth) {
+                    if !pos.see_ge(m, see_margin) {
                         continue;
                     }
                 }
@@ -889,12 +904,11 @@ impl Searcher {
                 // node the TT knows as deep, less.
                 if depth >= tp!(LMR_DEPTH)
                     && moves_searched > 2 * root as usize
-                    && (quiet || !pv_node)
+                    && (quiet || cut_node || (!pv_node && !tt_pv))
                     && !child.in_check()
                 {
-                    let mut r = lmr(&self.lmr, depth, moves_searched);
+                    let mut r = lmr(&self.lmr, depth, move_count, improving);
                     r -= 2 * (tt_pv && !likely_fail_low) as i32;
-                    r += !improving as i32;
                     r += tt_move.is_noisy() as i32;
                     r -= hit.is_some_and(|h| h.depth >= depth) as i32;
                     r -= (self.tt_hit_avg > 65536 * 377 / 1024) as i32;
@@ -913,10 +927,10 @@ impl Searcher {
                     // A favoured early move may be searched deeper than new_depth.
                     let extra = if r >= -1 {
                         0
-                    } else if moves_searched < 5 {
+                    } else if move_count <= 5 {
                         2
                     } else {
-                        ((pv_node && depth > 6) || (cut_node && moves_searched < 7)) as i32
+                        ((pv_node && depth > 6) || (cut_node && move_count <= 7)) as i32
                     };
                     reduction = r.clamp(-extra, (new_depth - 1).max(0));
                     child_cut = true;
