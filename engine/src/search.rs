@@ -28,7 +28,7 @@ use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
-use crate::types::{Move, PieceType};
+use crate::types::{Move, MoveFlag, PieceType};
 
 pub use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 
@@ -120,6 +120,8 @@ struct PlyState {
     excluded: Move,
     /// Double extensions on the line to this ply.
     double_extensions: i32,
+    /// On the principal variation now or when the TT entry was stored, as the node ended.
+    tt_pv: bool,
 }
 
 /// The search with its persistent tables.
@@ -614,7 +616,12 @@ impl Searcher {
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         // On the principal variation now or when the entry was stored (step 13).
-        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        let mut tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        self.stack[ply].tt_pv = tt_pv;
+        self.stack[ply + 1].tt_pv = false;
+        if ply + 2 <= MAX_PLY {
+            self.histories.killers[ply + 2] = [Move::NONE; 2];
+        }
         let likely_fail_low =
             pv_node && hit.is_some_and(|h| h.mv != Move::NONE && h.bound == Bound::Upper && h.depth >= depth);
         self.tt_hit_avg = self.tt_hit_avg - self.tt_hit_avg / 4096 + if hit.is_some() { 16 } else { 0 };
@@ -646,12 +653,21 @@ impl Searcher {
         // In check there is no static evaluation (-INFINITY); the TT keeps 0 for it, as a key
         // collision can hand the entry to a quiet position, whose stand pat must stay inside
         // every window (-INFINITY there made a search fail high at INFINITY for ever).
-        let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
+        let raw_eval = if in_check {
+            0
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            // The evaluation is kept at once, for a transposition and the TT's hit rate.
+            let e = self.evaluate(pos, ply);
+            self.tt.store(key, Move::NONE, 0, e, -6, Bound::None, tt_pv, ply);
+            e
+        };
         let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
-            && ((h.bound == Bound::Lower && h.score > eval) || (h.bound == Bound::Upper && h.score < eval))
+            && h.bound as u8 & if h.score > eval { Bound::Lower as u8 } else { Bound::Upper as u8 } != 0
         {
             eval = h.score;
         }
@@ -987,34 +1003,6 @@ impl Searcher {
                     }
                     if score >= beta {
                         stats!(self.stats.cutoff(moves_searched == 1));
-                        // Step 14. Learn from the cutoff: killers, counter-move and history
-                        // for quiet moves; the quiets tried before it get a malus. The bonus
-                        // (depth² × HISTORY_BONUS_SCALE, at most HISTORY_MAX_BONUS) is four
-                        // times the first one's, so that histories learn fast near the
-                        // leaves, where most cutoffs are (+14 Elo).
-                        let bonus = history_bonus(depth);
-                        // Step 14a. Capture history: a bonus for a cutting capture, and a
-                        // malus for the captures tried before any cutting move, ordering
-                        // captures beside the victim's value (bundle, +58 Elo).
-                        if !quiet {
-                            self.histories.update_capture(pos, m, bonus);
-                        }
-                        for &n in &noisy_tried[..noisy_count] {
-                            self.histories.update_capture(pos, n, -bonus);
-                        }
-                        if quiet {
-                            self.histories.add_killer(ply, m);
-                            self.histories.update_butterfly(us, m, bonus);
-                            self.histories.update_continuation(pos, prev, m, bonus);
-                            for &q in &quiets_tried[..quiet_count] {
-                                self.histories.update_butterfly(us, q, -bonus);
-                                self.histories.update_continuation(pos, prev, q, -bonus);
-                            }
-                            if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
-                                let prev = self.stack[ply - 1];
-                                self.histories.counter[prev.piece][prev.mv.to().index()] = m;
-                            }
-                        }
                         break;
                     }
                     alpha = score;
@@ -1042,6 +1030,48 @@ impl Searcher {
             }
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+
+        // Step 14. Learn from the best move, if one raised alpha: killers, counter-move and
+        // history for a quiet, whose quiets tried before get a malus; the captures tried
+        // get one in any case (KaggleFish's forms, at the node's end).
+        if best_move != Move::NONE {
+            let bonus = history_bonus(depth + 1);
+            // Step 14a. Capture history.
+            if best_move.is_noisy() {
+                self.histories.update_capture(pos, best_move, bonus);
+            } else {
+                let bonus = if best_score > beta + 61 { bonus } else { history_bonus(depth) };
+                let m = best_move;
+                self.histories.add_killer(ply, m);
+                self.histories.update_butterfly(us, m, bonus);
+                self.histories.update_continuation(pos, prev, m, bonus);
+                if pos.piece_on(m.from()).is_some_and(|p| p.kind() != PieceType::Pawn) {
+                    self.histories.update_butterfly(us, Move::new(m.to(), m.from(), MoveFlag::Quiet), -bonus);
+                }
+                for &q in quiets_tried[..quiet_count].iter().filter(|&&q| q != m) {
+                    self.histories.update_butterfly(us, q, -bonus);
+                    self.histories.update_continuation(pos, prev, q, -bonus);
+                }
+                if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
+                    let prev = self.stack[ply - 1];
+                    self.histories.counter[prev.piece][prev.mv.to().index()] = m;
+                }
+            }
+            for &n in noisy_tried[..noisy_count].iter().filter(|&&n| n != best_move) {
+                self.histories.update_capture(pos, n, -bonus);
+            }
+        }
+
+        // The PV mark spreads: a node that fails low below a PV node becomes one; one that
+        // does not stays one only if its best reply is.
+        if depth > 3 {
+            if best_score <= alpha {
+                tt_pv |= ply > 0 && self.stack[ply - 1].tt_pv;
+            } else {
+                tt_pv &= self.stack[ply + 1].tt_pv;
+            }
+        }
+        self.stack[ply].tt_pv = tt_pv;
 
         // Step 16. Store the result.
         let bound = if best_score >= beta {

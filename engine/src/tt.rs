@@ -37,8 +37,9 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// Added to depths before storing them as `u8` (quiescence uses depths down to -1).
-pub const DEPTH_OFFSET: i32 = 2;
+/// Added to depths before storing them as `u8` (quiescence uses depths down to -1, an
+/// evaluation alone -6); a stored depth of 0 marks an empty entry.
+pub const DEPTH_OFFSET: i32 = 7;
 /// Scores at or beyond this are mate scores (the mate is within `MATE - score` plies).
 pub const MATE_BOUND: i32 = crate::score::MATE - crate::score::MAX_PLY as i32;
 
@@ -152,7 +153,7 @@ impl Table {
         let age = self.age;
         let index = self.bucket(key);
         let check = key as u16;
-        self.storage[index].entries.iter_mut().find(|e| e.key == check && e.age_bound & 3 != 0).map(|e| {
+        self.storage[index].entries.iter_mut().find(|e| e.key == check && e.depth != 0).map(|e| {
             // A hit makes the entry this search's: it is still in use, so not replaced first.
             e.age_bound = age << 3 | e.age_bound & 7;
             Hit {
@@ -161,6 +162,7 @@ impl Table {
                 eval: e.eval as i32,
                 depth: e.depth as i32 - DEPTH_OFFSET,
                 bound: match e.age_bound & 3 {
+                    0 => Bound::None,
                     1 => Bound::Upper,
                     2 => Bound::Lower,
                     _ => Bound::Exact,
@@ -210,7 +212,7 @@ impl Table {
             mv: mv.raw(),
             score: score_to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-            depth: (depth + DEPTH_OFFSET).clamp(0, 255) as u8,
+            depth: (depth + DEPTH_OFFSET).clamp(1, 255) as u8,
             age_bound: age << 3 | (pv as u8) << 2 | bound as u8,
         };
     }
@@ -220,7 +222,7 @@ impl Table {
         let mut used = 0;
         for bucket in self.storage[..self.len].iter().take(334) {
             for e in &bucket.entries {
-                if e.age_bound & 3 != 0 && e.age_bound >> 3 == self.age {
+                if e.depth != 0 && e.age_bound >> 3 == self.age {
                     used += 1;
                 }
             }
