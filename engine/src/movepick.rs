@@ -14,7 +14,7 @@ use crate::attacks;
 use crate::board::Position;
 use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
+use crate::params::{CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Bitboard, Color, Move, PieceType};
@@ -31,8 +31,8 @@ pub struct Histories {
     pub continuation: &'static mut ContinuationHistory,
     /// Correction history: by side to move and by the pawn structure, the minor pieces and
     /// kings, the major pieces and kings, and each side's pieces ([`correction_indices`]),
-    /// how far the search's results have been from the static evaluation (in
-    /// 1/CORRECTION_GRAIN cp).
+    /// and by the move before, which way the search's results have been from the
+    /// corrected evaluation (±1,024 each, KaggleFish's form).
     pub correction: [[[i16; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
@@ -57,7 +57,7 @@ fn mover(pos: &Position, m: Move) -> PieceType {
 /// bitboards of the pawns; the knights, bishops and kings; the rooks, queens and kings;
 /// white's pieces; black's pieces (no key kept by make-move: a few multiplications a node).
 #[inline]
-pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
+pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES - 1] {
     const MULTIPLIERS: [u64; 12] = [
         0x9E37_79B9_7F4A_7C15,
         0xC2B2_AE3D_27D4_EB4F,
@@ -73,7 +73,7 @@ pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
         0xE703_7ED1_A0B4_28DB,
     ];
     // Each table's pieces: a bit per piece kind and colour (white's kinds 0-5, black's 6-11).
-    const TABLES: [u16; CORRECTION_TABLES] = [0x041, 0x9A6, 0xE38, 0x03E, 0xF80];
+    const TABLES: [u16; CORRECTION_TABLES - 1] = [0x041, 0x9A6, 0xE38, 0x03E, 0xF80];
     let boards: [u64; 12] = core::array::from_fn(|i| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0);
     TABLES.map(|set| {
         let mut h = 0u64;
@@ -146,30 +146,35 @@ impl Histories {
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
-    /// `eval` corrected by what the search has learnt about positions with these pawns.
-    #[inline]
-    pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
+    /// The correction entries of `pos` after the move `counter` (piece × 64 + destination,
+    /// `None` after a null move or at the root): (table, side, index) each.
+    fn correction_slots(
+        pos: &Position,
+        counter: Option<usize>,
+    ) -> impl Iterator<Item = (usize, usize, usize)> {
         let side = pos.side_to_move().index();
-        let mut sum = 0;
-        for (t, i) in correction_indices(pos).into_iter().enumerate() {
-            sum += i32::from(self.correction[t][side][i]) * CORRECTION_WEIGHT[t];
-        }
-        eval + sum / (256 * CORRECTION_GRAIN)
+        let tables = correction_indices(pos).into_iter().enumerate().map(move |(t, i)| (t, side, i));
+        tables.chain(counter.map(|c| (CORRECTION_TABLES - 1, 0, c)))
     }
 
-    /// Moves the correction of `pos` towards `error` (search result minus static eval), the
-    /// more the deeper the search was.
+    /// `eval` corrected by what the search has learnt about positions like `pos`.
     #[inline]
-    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let side = pos.side_to_move().index();
-        let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
-        let max = tp!(CORRECTION_MAX);
-        let target = error.clamp(-max, max) * CORRECTION_GRAIN;
-        let limit = max * CORRECTION_GRAIN;
-        for (t, i) in correction_indices(pos).into_iter().enumerate() {
-            let entry = &mut self.correction[t][side][i];
-            *entry =
-                ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+    pub fn corrected(&self, pos: &Position, eval: i32, counter: Option<usize>) -> i32 {
+        let mut sum = 0;
+        for (t, s, i) in Self::correction_slots(pos, counter) {
+            sum += i32::from(self.correction[t][s][i]) * CORRECTION_WEIGHT[t];
+        }
+        eval + sum * 100 / (1024 * 208)
+    }
+
+    /// Moves the correction entries of `pos` towards the sign of `error` (search result
+    /// minus corrected evaluation, cp), the faster the larger it and the deeper the search.
+    #[inline]
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32, counter: Option<usize>) {
+        let v = (depth * error * 208 / 800).clamp(-256, 256);
+        for (t, s, i) in Self::correction_slots(pos, counter) {
+            let e = &mut self.correction[t][s][i];
+            *e = (i32::from(*e) + v - i32::from(*e) * v.abs() / 1024) as i16;
         }
     }
 

@@ -428,12 +428,11 @@ macro_rules! tunables {
 /// the pawns of both colours.
 pub const CORRECTION_SIZE: usize = 8192;
 /// Correction-history tables: pawns; minor pieces and kings; major pieces and kings;
-/// white's pieces; black's pieces.
-pub const CORRECTION_TABLES: usize = 5;
-/// Each table's share of the correction, out of 256.
-pub const CORRECTION_WEIGHT: [i32; CORRECTION_TABLES] = [66, 50, 30, 55, 55];
-/// Correction-history entries hold centipawns times this.
-pub const CORRECTION_GRAIN: i32 = 256;
+/// white's pieces; black's pieces; the move before (by piece and destination, side 0).
+pub const CORRECTION_TABLES: usize = 6;
+/// Each table's weight: an entry's ±1,024 times this / 1,024 is KaggleFish's units (208 a
+/// pawn), so the whole correction reaches 415 of them, about 200 cp.
+pub const CORRECTION_WEIGHT: [i32; CORRECTION_TABLES] = [94, 70, 42, 78, 78, 53];
 
 /// A tunable's value: its constant, or with the `tune` feature what `setoption` set.
 macro_rules! tp {
@@ -601,11 +600,6 @@ tunables! {
     /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
     TT_CUT_HISTORY: i32 = 1, 0..=1;
 
-    /// Largest correction-history correction, in centipawns.
-    CORRECTION_MAX: i32 = 64, 16..=127;
-    /// A correction-history update moves an entry towards the new error by
-    /// min(depth + 1, this) / 256.
-    CORRECTION_MAX_WEIGHT: i32 = 16, 4..=64;
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.
     /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)

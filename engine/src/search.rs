@@ -492,6 +492,13 @@ impl Searcher {
         let _ = (ply, pos, m);
     }
 
+    /// The correction-history slot of the move before `ply` (none after a null move).
+    #[inline(always)]
+    fn counter_slot(&self, ply: usize) -> Option<usize> {
+        let p = self.stack[ply.checked_sub(1)?];
+        (p.mv != Move::NONE).then(|| p.piece * 64 + p.mv.to().index())
+    }
+
     /// Counts a node at `ply` and checks the limits; false if the search must stop.
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
@@ -663,7 +670,9 @@ impl Searcher {
             self.tt.store(key, Move::NONE, 0, e, -6, Bound::None, tt_pv, ply);
             e
         };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let corr_slot = self.counter_slot(ply);
+        let static_eval =
+            if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, corr_slot) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -1090,10 +1099,10 @@ impl Searcher {
             if !in_check
                 && !best_move.is_noisy()
                 && best_score.abs() < MATE_BOUND
-                && (bound != Bound::Lower || best_score > static_eval)
-                && (bound != Bound::Upper || best_score < static_eval)
+                && (bound != Bound::Lower || best_score >= eval)
+                && (bound != Bound::Upper || best_score < eval)
             {
-                self.histories.update_correction(pos, depth, best_score - raw_eval);
+                self.histories.update_correction(pos, depth, best_score - eval, corr_slot);
             }
             self.tt.store(key, best_move, best_score, raw_eval, depth, bound, tt_pv, ply);
         }
@@ -1140,7 +1149,9 @@ impl Searcher {
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
         // In check: the TT keeps 0 as the evaluation, as in `negamax`.
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let corr_slot = self.counter_slot(ply);
+        let static_eval =
+            if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval, corr_slot) };
         let mut best_score = static_eval;
         if !in_check {
             if let Some(h) = hit
