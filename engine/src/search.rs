@@ -122,6 +122,8 @@ struct PlyState {
     double_extensions: i32,
     /// On the principal variation now or when the TT entry was stored, as the node ended.
     tt_pv: bool,
+    /// The history of the last quiet late-move reduction weighed here (0 at first).
+    stat_score: i32,
 }
 
 /// The search with its persistent tables.
@@ -628,6 +630,7 @@ impl Searcher {
         self.stack[ply + 1].tt_pv = false;
         if ply + 2 <= MAX_PLY {
             self.histories.killers[ply + 2] = [Move::NONE; 2];
+            self.stack[ply + 2].stat_score = 0;
         }
         let likely_fail_low =
             pv_node && hit.is_some_and(|h| h.mv != Move::NONE && h.bound == Bound::Upper && h.depth >= depth);
@@ -681,10 +684,15 @@ impl Searcher {
             eval = h.score;
         }
         self.stack[ply].static_eval = static_eval;
-        // Improving: better than two plies ago (unknown near the root: assume so).
-        let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
+        // Improving: better than two plies ago, or four when two plies ago was in check
+        // (unknown near the root: assume so).
+        let earlier = |back: usize| ply.checked_sub(back).map_or(-INFINITY, |p| self.stack[p].static_eval);
+        let improving = !in_check
+            && (ply < 2 || static_eval > earlier(2) || (earlier(2) == -INFINITY && static_eval > earlier(4)));
+        let former_pv = tt_pv && !pv_node;
 
-        if !pv_node && !in_check && excluded == Move::NONE {
+        // Steps 7a and 8 also in a singular-extension search.
+        if !pv_node && !in_check {
             // Step 7a. Razoring: far below alpha, quiescence decides.
             if eval < alpha - 94 - 69 * depth * depth {
                 return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
@@ -694,13 +702,16 @@ impl Searcher {
             if depth < 9 && eval - 84 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
                 return beta + (eval - beta) / 2;
             }
-
-            // Step 9. Null-move pruning (KaggleFish's conditions and reduction).
+        }
+        if !pv_node && !in_check && excluded == Move::NONE {
+            // Step 9. Null-move pruning (KaggleFish's conditions and reduction), not after
+            // a reply the histories rate very well.
             if eval >= beta
                 && eval >= static_eval
-                && static_eval >= beta - 7 * depth - 16 * improving as i32 + 88
+                && static_eval >= beta - 7 * depth - 16 * improving as i32 + 70 * tt_pv as i32 + 88
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
+                && self.stack[ply - 1].stat_score < 26226
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
@@ -773,6 +784,21 @@ impl Searcher {
             } else if cut_node && depth >= 9 {
                 depth -= 1;
             }
+        }
+
+        // Step 10a. In check, a TT capture whose bound is far above beta cuts at once.
+        if in_check
+            && !pv_node
+            && depth >= 4
+            && tt_move.is_noisy()
+            && beta.abs() < MATE_BOUND
+            && let Some(h) = hit
+            && h.bound as u8 & Bound::Lower as u8 != 0
+            && h.depth >= depth - 3
+            && h.score >= beta + 215
+            && h.score < MATE_BOUND
+        {
+            return beta + 215;
         }
 
         // Step 11. The move loop.
@@ -880,7 +906,7 @@ impl Searcher {
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
             {
-                let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
+                let singular_beta = h.score - tp!(SE_MARGIN) * (4 + former_pv as i32) * depth / 32;
                 self.stack[ply].excluded = m;
                 let s =
                     self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
@@ -896,8 +922,8 @@ impl Searcher {
                     {
                         extension = 2;
                     }
-                } else if singular_beta >= beta {
-                    return singular_beta;
+                } else if s >= beta {
+                    return s;
                 } else if h.score >= beta {
                     extension = -tp!(SE_NEGATIVE);
                 } else if cut_node {
@@ -946,6 +972,7 @@ impl Searcher {
                             let stat = self.histories.butterfly(pos.side_to_move(), m)
                                 + self.histories.continuation_sum(pos, prev, m)
                                 - tp!(LMR_HISTORY_OFFSET);
+                            self.stack[ply].stat_score = stat;
                             r -= stat / tp!(LMR_HISTORY_DIVISOR);
                         }
                     }
