@@ -369,7 +369,7 @@ impl Searcher {
             self.report(host, depth, s, Bound::Exact);
 
             stability = if result.best == previous_best { stability + 1 } else { 0 };
-            self.stable_root = depth > 10 && stability >= 1;
+            self.stable_root = false && depth > 10 && stability >= 1;
             if self.time.timed {
                 let best_nodes = self.root_nodes[(result.best.raw() & 4095) as usize];
                 let share = if self.nodes == 0 { 0 } else { best_nodes * 100 / self.nodes.max(1) };
