@@ -11,10 +11,10 @@
 use arrayvec::ArrayVec;
 
 use crate::attacks;
-use crate::board::{CheckInfo, Position};
+use crate::board::Position;
 use crate::eval::pawn_attack_span;
 use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
-use crate::params::{CORRECTION_GRAIN, CORRECTION_SIZE, tp};
+use crate::params::{CORRECTION_SIZE, CORRECTION_TABLES, CORRECTION_WEIGHT, tp};
 use crate::score::MAX_PLY;
 use crate::see::SEE_VALUE;
 use crate::types::{Bitboard, Color, Move, PieceType};
@@ -29,9 +29,11 @@ pub struct Histories {
     pub counter: [[Move; 64]; 12],
     /// Continuation history (storage outside the searcher, see [`ContinuationHistory`]).
     pub continuation: &'static mut ContinuationHistory,
-    /// Correction history: by side to move and pawn structure ([`pawn_index`]), how far
-    /// the search's results have been from the static evaluation (in 1/CORRECTION_GRAIN cp).
-    pub correction: [[i16; CORRECTION_SIZE]; 2],
+    /// Correction history: by side to move and by the pawn structure, the minor pieces and
+    /// kings, the major pieces and kings, and each side's pieces ([`correction_indices`]),
+    /// and by the move before, which way the search's results have been from the
+    /// corrected evaluation (±1,024 each, KaggleFish's form).
+    pub correction: [[[i16; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
     /// Capture history: how often a capture (by moving piece, destination and captured
     /// piece type) caused a cutoff; orders captures of equal victims.
     pub capture: [[[i16; 6]; 64]; 12],
@@ -51,32 +53,70 @@ fn mover(pos: &Position, m: Move) -> PieceType {
     pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind())
 }
 
-/// The correction-history slot of the pawn structure of `pos`: a multiplicative hash of
-/// the two pawn bitboards (no key kept by make-move: two multiplications per node).
-#[inline]
-pub fn pawn_index(pos: &Position) -> usize {
-    let white = pos.pieces(Color::White, PieceType::Pawn).0;
-    let black = pos.pieces(Color::Black, PieceType::Pawn).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+/// The correction-history slots of `pos`, one a table: multiplicative hashes of the
+/// bitboards of the pawns; the knights, bishops and kings; the rooks, queens and kings;
+/// white's pieces; black's pieces (no key kept by make-move: a few multiplications a node).
+#[inline(always)]
+pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES - 1] {
+    const MULTIPLIERS: [u64; 12] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0xFF51_AFD7_ED55_8CCD,
+        0xC4CE_B9FE_1A85_EC53,
+        0x1656_67B1_9E37_79F9,
+        0x27D4_EB2F_1656_67C5,
+        0x94D0_49BB_1331_11EB,
+        0xBF58_476D_1CE4_E5B9,
+        0x8CB9_2BA7_2F3D_8DD7,
+        0xD6E8_FEB8_6659_FD93,
+        0xA076_1D64_78BD_642F,
+        0xE703_7ED1_A0B4_28DB,
+    ];
+    // Each piece kind and colour's bitboard hashed once (white's kinds 0-5, black's 6-11),
+    // the tables' hashes written out with no loop: a loop over each table's pieces was a
+    // tenth of the search's time where the compiler would not unroll it.
+    let h = |i: usize| pos.pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]).0.wrapping_mul(MULTIPLIERS[i]);
+    let (white, black) = (h(1) ^ h(2) ^ h(3) ^ h(4), h(7) ^ h(8) ^ h(9) ^ h(10));
+    let kings = h(5) ^ h(11);
+    let shift = |x: u64| (x >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize;
+    [
+        shift(h(0) ^ h(6)),
+        shift(h(1) ^ h(2) ^ h(7) ^ h(8) ^ kings),
+        shift(h(3) ^ h(4) ^ h(9) ^ h(10) ^ kings),
+        shift(white ^ h(5)),
+        shift(black ^ h(11)),
+    ]
 }
 
 /// Continuation history: how often a quiet move (by piece type and destination) caused a
-/// cutoff right after a given move one or two plies earlier (by piece and destination,
-/// [`Continuation`]). 576 KiB: the caller provides it (a static in the shipped binary),
+/// cutoff right after a given move one, two or four plies earlier (by piece and destination,
+/// [`Continuation`]): rows `0..768` for the move one ply back, `768..1536` for the moves of
+/// the same side. 1,152 KiB: the caller provides it (a static in the shipped binary),
 /// because a searcher built on the stack and moved would touch it twice over.
-pub struct ContinuationHistory(pub [[[[i16; 64]; 6]; 64]; 12]);
+pub struct ContinuationHistory(pub [[[i16; 64]; 6]; 1536]);
 
 impl ContinuationHistory {
     /// All zero.
-    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[[0; 64]; 6]; 64]; 12]);
+    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[0; 64]; 6]; 1536]);
 }
 
-/// The earlier moves a quiet move's continuation history is read for: the moves one and
-/// two plies back as `piece * 64 + to`, or [`Continuation::NONE`] (a null move, or the
-/// root).
+/// A position's correction-history entries ([`Histories::correction_slots`]): offsets into
+/// the flattened tables, table by table, the last (by the move before) only if there was one.
+#[derive(Clone, Copy, Debug)]
+pub struct CorrectionSlots {
+    at: [usize; CORRECTION_TABLES],
+    len: usize,
+}
+
+/// How many earlier moves a quiet's continuation history is read for: one, two and four
+/// plies back.
+pub const CONTINUATION_PLIES: usize = 3;
+
+/// The earlier moves a quiet move's continuation history is read for: the moves one, two
+/// and four plies back as rows of [`ContinuationHistory`], or [`Continuation::NONE`] (a
+/// null move, or before the root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continuation(pub [usize; 2]);
+pub struct Continuation(pub [usize; CONTINUATION_PLIES]);
 
 impl Continuation {
     /// No earlier move.
@@ -92,7 +132,7 @@ impl Histories {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: [[Move::NONE; 64]; 12],
             continuation,
-            correction: [[0; CORRECTION_SIZE]; 2],
+            correction: [[[0; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
             capture: [[[0; 6]; 64]; 12],
         }
     }
@@ -101,7 +141,8 @@ impl Histories {
 /// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * tp!(HISTORY_BONUS_SCALE)).min(tp!(HISTORY_MAX_BONUS))
+    (depth * depth * tp!(HISTORY_BONUS_SCALE) + depth * tp!(HISTORY_BONUS_LINEAR) - tp!(HISTORY_BONUS_OFFSET))
+        .min(tp!(HISTORY_MAX_BONUS))
 }
 
 impl Histories {
@@ -110,27 +151,51 @@ impl Histories {
         self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
         self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
-        self.continuation.0.iter_mut().flatten().flatten().flatten().for_each(|h| *h = 0);
-        self.correction.iter_mut().flatten().for_each(|c| *c = 0);
+        self.continuation.0.iter_mut().flatten().flatten().for_each(|h| *h = 0);
+        self.correction.iter_mut().flatten().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);
     }
 
-    /// `eval` corrected by what the search has learnt about positions with these pawns.
-    #[inline]
-    pub fn corrected(&self, pos: &Position, eval: i32) -> i32 {
-        eval + i32::from(self.correction[pos.side_to_move().index()][pawn_index(pos)]) / CORRECTION_GRAIN
+    /// The correction entries of `pos` after the move `counter` (piece × 64 + destination,
+    /// `None` after a null move or at the root), found once a node for both reading and
+    /// learning (hashing the pieces took a twentieth of the search's time at every use).
+    #[inline(never)]
+    pub fn correction_slots(pos: &Position, counter: Option<usize>) -> CorrectionSlots {
+        let side = pos.side_to_move().index();
+        let i = correction_indices(pos);
+        let at = |t: usize| (2 * t + side) * CORRECTION_SIZE + i[t];
+        let at = [
+            at(0),
+            at(1),
+            at(2),
+            at(3),
+            at(4),
+            2 * (CORRECTION_TABLES - 1) * CORRECTION_SIZE + counter.unwrap_or(0),
+        ];
+        CorrectionSlots { at, len: CORRECTION_TABLES - 1 + counter.is_some() as usize }
     }
 
-    /// Moves the correction of `pos` towards `error` (search result minus static eval), the
-    /// more the deeper the search was.
-    #[inline]
-    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let entry = &mut self.correction[pos.side_to_move().index()][pawn_index(pos)];
-        let weight = (depth + 1).min(tp!(CORRECTION_MAX_WEIGHT));
-        let max = tp!(CORRECTION_MAX);
-        let target = error.clamp(-max, max) * CORRECTION_GRAIN;
-        let limit = max * CORRECTION_GRAIN;
-        *entry = ((i32::from(*entry) * (256 - weight) + target * weight) / 256).clamp(-limit, limit) as i16;
+    /// `eval` corrected by what the search has learnt about positions like this one.
+    #[inline(never)]
+    pub fn corrected(&self, slots: &CorrectionSlots, eval: i32) -> i32 {
+        let table = self.correction.as_flattened().as_flattened();
+        let mut sum = 0;
+        for t in 0..slots.len {
+            sum += i32::from(table[slots.at[t]]) * CORRECTION_WEIGHT[t];
+        }
+        eval + sum * 100 / (1024 * 208)
+    }
+
+    /// Moves the correction entries `slots` towards the sign of `error` (search result
+    /// minus corrected evaluation, cp), the faster the larger it and the deeper the search.
+    #[inline(never)]
+    pub fn update_correction(&mut self, slots: &CorrectionSlots, depth: i32, error: i32) {
+        let v = (depth * error * 208 / 800).clamp(-256, 256);
+        let table = self.correction.as_flattened_mut().as_flattened_mut();
+        for &at in &slots.at[..slots.len] {
+            let e = &mut table[at];
+            *e = (i32::from(*e) + v - i32::from(*e) * v.abs() / 1024) as i16;
+        }
     }
 
     /// The capture-history entry of the noisy move `m` in `pos` (a promotion without
@@ -169,14 +234,22 @@ impl Histories {
 
     /// Adds `bonus` with gravity to the continuation entries of the quiet move `m` in
     /// `pos` after the moves in `prev`.
-    #[inline]
+    #[inline(never)]
     pub fn update_continuation(&mut self, pos: &Position, prev: Continuation, m: Move, bonus: i32) {
         let kind = mover(pos, m).index();
         for p in prev.0 {
             if p != Continuation::NONE {
-                gravity(&mut self.continuation.0[p / 64][p % 64][kind][m.to().index()], bonus);
+                gravity(&mut self.continuation.0[p][kind][m.to().index()], bonus);
             }
         }
+    }
+
+    /// Adds `bonus` with gravity to the butterfly and continuation entries of the quiet
+    /// move `m` in `pos` after `prev`. Out of line: called at a node's end, not per move.
+    #[inline(never)]
+    pub fn update_quiet(&mut self, pos: &Position, prev: Continuation, m: Move, bonus: i32) {
+        self.update_butterfly(pos.side_to_move(), m, bonus);
+        self.update_continuation(pos, prev, m, bonus);
     }
 
     /// The history score of the quiet move `m` in `pos`: butterfly plus the continuation
@@ -185,12 +258,26 @@ impl Histories {
     pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
         let kind = mover(pos, m).index();
         let mut score = self.butterfly(pos.side_to_move(), m);
-        for p in prev.0 {
+        for (i, p) in prev.0.into_iter().enumerate() {
             if p != Continuation::NONE {
-                score += self.continuation.0[p / 64][p % 64][kind][m.to().index()] as i32;
+                let weight = if i == 0 { tp!(CONTINUATION_1_WEIGHT) } else { 1 };
+                score += weight * self.continuation.0[p][kind][m.to().index()] as i32;
             }
         }
         score
+    }
+
+    /// The continuation entries of the quiet move `m` after `prev`, each once.
+    #[inline(always)]
+    pub fn continuation_sum(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
+        let kind = mover(pos, m).index();
+        let mut sum = 0;
+        for p in prev.0 {
+            if p != Continuation::NONE {
+                sum += self.continuation.0[p][kind][m.to().index()] as i32;
+            }
+        }
+        sum
     }
 
     /// The butterfly score of a quiet move.
@@ -243,12 +330,8 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     prev: Continuation,
-    /// Quiet stages are skipped (quiescence out of check; late-move pruning uses
-    /// `only_checks` instead, as a late quiet check is still searched).
+    /// Quiet stages are skipped (quiescence out of check, late-move pruning).
     skip_quiets: bool,
-    /// Of the quiet moves not yet yielded, only those that give check are
-    /// ([`MovePicker::only_quiet_checks`]).
-    only_checks: bool,
     /// Quiescence: no killers, no under-promotions, no losing captures.
     quiescence: bool,
     /// Quiescence: also quiet moves that give check and do not lose material.
@@ -284,7 +367,6 @@ impl MovePicker {
             counter,
             prev,
             skip_quiets: false,
-            only_checks: false,
             quiescence: false,
             quiet_checks: false,
         }
@@ -293,7 +375,7 @@ impl MovePicker {
     /// A picker for quiescence search: noisy moves that do not lose material, then (with
     /// `quiet_checks`) quiet checks that do not either; in check, all evasions.
     pub fn new_quiescence(tt_move: Move, in_check: bool, quiet_checks: bool) -> MovePicker {
-        let none = Continuation([Continuation::NONE; 2]);
+        let none = Continuation([Continuation::NONE; CONTINUATION_PLIES]);
         let mut p = MovePicker::new(tt_move, [Move::NONE; 2], Move::NONE, none);
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;
@@ -304,27 +386,9 @@ impl MovePicker {
         p
     }
 
-    /// From now on yields only the quiet moves that give check (the search prunes every
-    /// other late quiet): the rest are dropped once instead of each being found by a scan
-    /// of the list. Killers and the counter-move are still yielded. `info` is the
-    /// position's [`Position::check_info`], which the search has already worked out.
-    pub fn only_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        if self.only_checks {
-            return;
-        }
-        self.only_checks = true;
-        if self.stage == Stage::Quiets {
-            self.drop_quiet_non_checks(pos, info);
-        }
-    }
-
-    /// Marks the scored quiet moves that do not give check as yielded.
-    fn drop_quiet_non_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        for i in self.noisy_end..self.moves.len() {
-            if self.keys[i] != PICKED && !pos.gives_check(info, self.moves[i]) {
-                self.keys[i] = PICKED;
-            }
-        }
+    /// From now on yields no quiet move (late-move pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
@@ -355,6 +419,7 @@ impl MovePicker {
         self.pad_keys();
     }
 
+    #[inline(always)]
     fn generate_quiets(&mut self, pos: &Position) {
         if self.quiets_generated {
             return;
@@ -372,17 +437,29 @@ impl MovePicker {
         }
     }
 
+    #[inline(always)]
     fn quiet_contains(&self, m: Move) -> bool {
         self.moves[self.noisy_end..].contains(&m)
     }
 
+    #[inline(always)]
     fn noisy_contains(&self, m: Move) -> bool {
         self.moves[..self.noisy_end].contains(&m)
     }
 
     /// Index of the best-scored unpicked move in `start..end` (the first of equals), if any.
+    #[inline(always)]
     fn best_in(&self, start: usize, end: usize) -> Option<usize> {
-        let best = self.keys[start..end].iter().copied().max()?;
+        // Four running maxima, a vector's lanes: written so, the maximum is vectorised at
+        // every optimisation level (the engine is built for size).
+        let (chunks, rest) = self.keys[start..end].as_chunks::<4>();
+        let mut lanes = [PICKED; 4];
+        for chunk in chunks {
+            for (lane, &k) in lanes.iter_mut().zip(chunk) {
+                *lane = (*lane).max(k);
+            }
+        }
+        let best = rest.iter().fold(lanes[0].max(lanes[1]).max(lanes[2].max(lanes[3])), |a, &k| a.max(k));
         (best != PICKED).then(|| 0xFF - (best & 0xFF) as usize)
     }
 
@@ -453,7 +530,7 @@ impl MovePicker {
                         Stage::Killer2 => Stage::Counter,
                         _ => Stage::ScoreQuiets,
                     };
-                    if self.skip_quiets || m == Move::NONE || m.is_noisy() || m == self.tt_move {
+                    if m == Move::NONE || m.is_noisy() || m == self.tt_move {
                         continue;
                     }
                     // Not a repeat of an earlier special move.
@@ -490,9 +567,6 @@ impl MovePicker {
                             let bonus = escape * THREAT_LEVEL[kind] * tp!(THREAT_ORDER);
                             key(histories.quiet_score(pos, self.prev, m) + bonus, i)
                         };
-                    }
-                    if self.only_checks {
-                        self.drop_quiet_non_checks(pos, &pos.check_info());
                     }
                 }
                 Stage::Quiets => {

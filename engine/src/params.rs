@@ -426,9 +426,13 @@ macro_rules! tunables {
 
 /// Correction history: entries per side to move (a power of two), indexed by a hash of
 /// the pawns of both colours.
-pub const CORRECTION_SIZE: usize = 16384;
-/// Correction-history entries hold centipawns times this.
-pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_SIZE: usize = 8192;
+/// Correction-history tables: pawns; minor pieces and kings; major pieces and kings;
+/// white's pieces; black's pieces; the move before (by piece and destination, side 0).
+pub const CORRECTION_TABLES: usize = 6;
+/// Each table's weight: an entry's ±1,024 times this / 1,024 is KaggleFish's units (208 a
+/// pawn), so the whole correction reaches 415 of them, about 200 cp.
+pub const CORRECTION_WEIGHT: [i32; CORRECTION_TABLES] = [94, 70, 42, 78, 78, 53];
 
 /// A tunable's value: its constant, or with the `tune` feature what `setoption` set.
 macro_rules! tp {
@@ -479,11 +483,15 @@ impl Tunable {
     }
 }
 
+/// KaggleFish's late-move reduction is a ply larger at a node that is not improving once
+/// ln(depth) × ln(moves) / LMR_DIVISOR passes this (hundredths of a ply).
+pub const LMR_IMPROVING_FROM: i32 = 83;
+
 tunables! {
     /// Aspiration windows start at this depth ...
-    ASPIRATION_MIN_DEPTH: i32 = 5, 3..=9;
+    ASPIRATION_MIN_DEPTH: i32 = 4, 3..=9;
     /// ... with this half-width around the previous score, doubled on each failure ...
-    ASPIRATION_DELTA: i32 = 20, 5..=60;
+    ASPIRATION_DELTA: i32 = 9, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
 
@@ -505,53 +513,69 @@ tunables! {
     /// Internal iterative reduction without a TT move from this depth.
     IIR_DEPTH: i32 = 4, 2..=8;
 
-    /// Late-move pruning: deepest depth.
-    LMP_DEPTH: i32 = 8, 3..=12;
-    /// Futility pruning of quiets: deepest depth, base margin, margin per depth.
-    FUTILITY_DEPTH: i32 = 8, 3..=12;
+    /// Continuation-history pruning of quiets below this LMR depth ...
+    CONT_PRUNE_DEPTH: i32 = 5, 0..=8;
+    /// ... when their continuation histories sum below BASE - PER_DEPTH * depth.
+    CONT_PRUNE_BASE: i32 = 3905, 0..=10000;
+    /// Continuation-history pruning per ply.
+    CONT_PRUNE_PER_DEPTH: i32 = 3066, 0..=10000;
+    /// Futility pruning spares a quiet whose continuation histories sum to this.
+    FUTILITY_HISTORY_LIMIT: i32 = 27488, 0..=60000;
+    /// Futility pruning of quiets: deepest LMR depth, base margin, margin per depth.
+    FUTILITY_DEPTH: i32 = 6, 3..=12;
     /// Futility base margin.
-    FUTILITY_BASE: i32 = 90, 0..=250;
+    FUTILITY_BASE: i32 = 41, 0..=250;
     /// Futility margin per ply.
-    FUTILITY_PER_DEPTH: i32 = 100, 30..=200;
-    /// SEE pruning thresholds per ply: quiets (per depth²) and captures (per depth).
-    SEE_QUIET_MARGIN: i32 = -25, -100..=0;
+    FUTILITY_PER_DEPTH: i32 = 36, 20..=200;
+    /// SEE pruning thresholds: quiets (this × (29 − min(d, 18)) × d² / 26 at LMR depth d)
+    /// and noisy moves and checks (per ply of depth).
+    SEE_QUIET_MARGIN: i32 = -10, -100..=0;
     /// SEE pruning of captures per ply.
     SEE_NOISY_MARGIN: i32 = -90, -200..=-10;
-    /// SEE pruning deepest depth.
-    SEE_PRUNE_DEPTH: i32 = 8, 3..=12;
 
     /// Late-move reductions from this depth ...
-    LMR_DEPTH: i32 = 3, 2..=5;
+    LMR_DEPTH: i32 = 2, 2..=5;
+    /// Extra late-move reduction of a quiet at an expected cut node.
+    LMR_CUT_NODE: i32 = 2, 0..=3;
     /// ... with reduction = BASE + ln(depth) * ln(move number) / DIVISOR (both in hundredths).
-    LMR_BASE: i32 = 75, 0..=200;
+    LMR_BASE: i32 = 71, 0..=200;
     /// LMR divisor in hundredths.
-    LMR_DIVISOR: i32 = 225, 100..=400;
+    LMR_DIVISOR: i32 = 226, 100..=400;
     /// History score worth one ply of reduction.
-    LMR_HISTORY_DIVISOR: i32 = 8192, 2000..=20000;
+    LMR_HISTORY_DIVISOR: i32 = 15893, 2000..=40000;
+    /// The history a quiet needs before its reduction shrinks (KaggleFish's 4741).
+    LMR_HISTORY_OFFSET: i32 = 4741, 0..=10000;
 
     /// Singular extensions from this depth ...
-    SE_DEPTH: i32 = 8, 5..=12;
-    /// ... when the other moves stay below the TT score minus this times depth / 8 ...
+    SE_DEPTH: i32 = 5, 4..=12;
+    /// ... when the other moves stay below the TT score minus this × (4 + 1 at a node once
+    /// on the PV) × depth / 32 ...
     SE_MARGIN: i32 = 8, 2..=32;
     /// ... by two plies when they stay below that by this much more ...
-    SE_DOUBLE_MARGIN: i32 = 20, 0..=80;
+    SE_DOUBLE_MARGIN: i32 = 8, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
     /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
-    CAPTURE_HISTORY_DIVISOR: i32 = 16, 4..=64;
+    CAPTURE_HISTORY_DIVISOR: i32 = 1, 1..=64;
 
     /// Quiescence delta pruning margin.
-    DELTA_MARGIN: i32 = 200, 50..=400;
+    DELTA_MARGIN: i32 = 110, 50..=400;
+    /// Quiescence stand pat sharpened by a TT bound on the right side (0: off).
+    QS_TT_STAND_PAT: i32 = 1, 0..=1;
+    /// Quiescence out of check: captures after this many moves that do not check skipped.
+    QS_MOVE_LIMIT: i32 = 2, 1..=64;
+    /// Quiescence: when the stand pat plus the delta margin is below alpha, a capture must
+    /// win this much by SEE (0: off).
+    QS_SEE_FUTILITY: i32 = 31, 0..=200;
+    /// Quiescence: a fail high returns (3 score + beta) / 4 (0: off).
+    QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
+    /// Check extension (step 1) on (1) or off (0).
+    CHECK_EXTENSION: i32 = 0, 0..=1;
+    /// Negative extension of a TT move that is not singular but whose bound reaches beta.
+    SE_NEGATIVE: i32 = 3, 0..=3;
 
     // Steps from the Stockfish family (f652d8c), screened in docs/search.md; the ones
     // that did not prove themselves were deleted (git keeps them).
-    /// SEE pruning of checking moves below −this × depth (0: checks never pruned)
-    /// (step 12, with PRUNE_AT_LMR_DEPTH, +25 Elo).
-    CHECK_SEE_MARGIN: i32 = 100, 0..=400;
-    /// Futility and SEE pruning of quiets judge a move by the depth it would have after
-    /// its late-move reduction, not the node's (0: off) (step 12, with CHECK_SEE_MARGIN,
-    /// +25 Elo).
-    PRUNE_AT_LMR_DEPTH: i32 = 1, 0..=1;
 
     /// Quiet order: a minor, rook or queen leaving a square a lesser piece attacks gains
     /// this once, twice or three times; stepping onto one loses as much.
@@ -559,17 +583,23 @@ tunables! {
 
     /// Largest history value (gravity keeps entries inside ±this).
     HISTORY_MAX: i32 = 16384, 4096..=32000;
-    /// History bonus is min(depth² * SCALE, MAX_BONUS): histories that learn fast near the
-    /// leaves, 64 and 3,200 instead of 16 and 1,600 (step 14, +14 Elo).
-    HISTORY_BONUS_SCALE: i32 = 64, 16..=256;
+    /// History bonus: min(SCALE d² + LINEAR d − OFFSET, MAX_BONUS), KaggleFish's form.
+    HISTORY_BONUS_SCALE: i32 = 6, 1..=256;
     /// Cap of one history update.
-    HISTORY_MAX_BONUS: i32 = 3200, 800..=8000;
+    HISTORY_MAX_BONUS: i32 = 9000, 800..=12000;
+    /// History bonus: this much more per ply of depth ...
+    HISTORY_BONUS_LINEAR: i32 = 345, 0..=1000;
+    /// ... less this.
+    HISTORY_BONUS_OFFSET: i32 = 184, 0..=1000;
+    /// Continuation history: the entry after the move one ply back counts this many times.
+    CONTINUATION_1_WEIGHT: i32 = 2, 1..=4;
+    /// Continuation history: the move four plies back is read too (1) or not (0).
+    CONTINUATION_PLY_4: i32 = 1, 0..=1;
+    /// Continuation history: the same side's earlier moves have a table of their own (1).
+    CONTINUATION_SPLIT: i32 = 1, 0..=1;
+    /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
+    TT_CUT_HISTORY: i32 = 1, 0..=1;
 
-    /// Largest correction-history correction, in centipawns.
-    CORRECTION_MAX: i32 = 64, 16..=127;
-    /// A correction-history update moves an entry towards the new error by
-    /// min(depth + 1, this) / 256.
-    CORRECTION_MAX_WEIGHT: i32 = 16, 4..=64;
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.
     /// (25 spent the whole 10 s bank of a 10+0.1 game in its first 20 moves.)

@@ -28,7 +28,7 @@ use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, MATE_BOUND, Table};
-use crate::types::{Move, PieceType};
+use crate::types::{Move, MoveFlag, PieceType};
 
 pub use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 
@@ -120,6 +120,10 @@ struct PlyState {
     excluded: Move,
     /// Double extensions on the line to this ply.
     double_extensions: i32,
+    /// On the principal variation now or when the TT entry was stored, as the node ended.
+    tt_pv: bool,
+    /// The history of the last quiet late-move reduction weighed here (0 at first).
+    stat_score: i32,
 }
 
 /// The search with its persistent tables.
@@ -135,6 +139,10 @@ pub struct Searcher {
     pub stats: Stats,
     nodes: u64,
     seldepth: usize,
+    /// The root's best move held through the last iteration, past depth 10 (step 13).
+    stable_root: bool,
+    /// Running average of TT hits, in 1/65,536 (step 13).
+    tt_hit_avg: u32,
     stopped: bool,
     quit: bool,
     pondering: bool,
@@ -170,31 +178,36 @@ const fn ln_hundredths(x: u32) -> i32 {
     log2_x100 * 69 / 100
 }
 
-/// Late-move reduction in plies at `depth` for the `moves`-th move:
-/// `(base + ln(depth) * ln(moves) / divisor) / 100`, clamped to 0..=63.
+/// Late-move reduction at `depth` for the `moves`-th move: `(base + ln(depth) * ln(moves) /
+/// divisor) / 100` plies (clamped to 0..=63) times 2, plus 1 when `ln(depth) * ln(moves) /
+/// divisor` passes LMR_IMPROVING_FROM hundredths (a node not improving is then reduced a
+/// ply more, KaggleFish's form).
 const fn lmr_plies(depth: u32, moves: u32, base: i32, divisor: i32) -> u8 {
-    let plies = (base + ln_hundredths(depth) * ln_hundredths(moves) / divisor) / 100;
-    if plies < 0 {
+    let raw = ln_hundredths(depth) * ln_hundredths(moves) / divisor;
+    let plies = (base + raw) / 100;
+    let plies = if plies < 0 {
         0
     } else if plies > 63 {
         63
     } else {
         plies as u8
-    }
+    };
+    plies * 2 + (raw > LMR_IMPROVING_FROM) as u8
 }
 
 /// The late-move reduction of the `moves`-th move at `depth`, from `table` (computed from
 /// the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
 #[inline(always)]
-fn lmr(table: &[[u8; 64]; 64], depth: i32, moves: usize) -> i32 {
+fn lmr(table: &[[u8; 64]; 64], depth: i32, moves: usize, improving: bool) -> i32 {
     let (d, m) = (depth.clamp(1, 63) as usize, moves.clamp(1, 63));
     #[cfg(feature = "tune")]
-    {
+    let t = {
         let _ = table;
-        lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR)).into()
-    }
+        lmr_plies(d as u32, m as u32, tp!(LMR_BASE), tp!(LMR_DIVISOR))
+    };
     #[cfg(not(feature = "tune"))]
-    table[d][m].into()
+    let t = table[d][m];
+    (t >> 1) as i32 + (t & 1 & !improving as u8) as i32
 }
 
 impl Searcher {
@@ -238,6 +251,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.histories.clear();
+        self.tt_hit_avg = 0;
     }
 
     /// Searches `pos`, whose game so far had the positions with repetition keys `history`
@@ -257,6 +271,7 @@ impl Searcher {
         self.time = TimeManager::new(&limits, overhead);
         self.nodes = 0;
         self.seldepth = 0;
+        self.stable_root = false;
         self.root_pv_len = 0;
         self.stopped = false;
         self.quit = false;
@@ -306,8 +321,9 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
+            let mut failed_high = 0;
             let iteration_score = loop {
-                let s = self.negamax(pos, depth, alpha, beta, 0, host);
+                let s = self.negamax(pos, (depth - failed_high).max(1), alpha, beta, 0, false, host);
                 debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
                 if self.stopped {
                     break None;
@@ -317,14 +333,16 @@ impl Searcher {
                     // Fail low: lower alpha, and pull beta towards it.
                     beta = (alpha + beta) / 2;
                     alpha = (s - delta).max(-INFINITY);
+                    failed_high = 0;
                     self.report(host, depth, s, Bound::Upper);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITY);
+                    failed_high += 1;
                     self.report(host, depth, s, Bound::Lower);
                 } else {
                     break Some(s);
                 }
-                delta *= 2;
+                delta += delta / 4 + 2;
                 if delta > tp!(ASPIRATION_MAX_DELTA) {
                     alpha = -INFINITY;
                     beta = INFINITY;
@@ -352,6 +370,7 @@ impl Searcher {
             self.report(host, depth, s, Bound::Exact);
 
             stability = if result.best == previous_best { stability + 1 } else { 0 };
+            self.stable_root = depth > 10 && stability >= 1;
             if self.time.timed {
                 let best_nodes = self.root_nodes[(result.best.raw() & 4095) as usize];
                 let share = if self.nodes == 0 { 0 } else { best_nodes * 100 / self.nodes.max(1) };
@@ -476,6 +495,13 @@ impl Searcher {
         let _ = (ply, pos, m);
     }
 
+    /// The correction-history slot of the move before `ply` (none after a null move).
+    #[inline(always)]
+    fn counter_slot(&self, ply: usize) -> Option<usize> {
+        let p = self.stack[ply.checked_sub(1)?];
+        (p.mv != Move::NONE).then(|| p.piece * 64 + p.mv.to().index())
+    }
+
     /// Counts a node at `ply` and checks the limits; false if the search must stop.
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
@@ -530,7 +556,7 @@ impl Searcher {
         child
     }
 
-    #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -538,6 +564,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        cut_node: bool,
         host: &mut dyn SearchHost,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -546,9 +573,9 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let in_check = pos.in_check();
 
-        // Step 1. Check extension (standard): never drop into quiescence while in check,
-        // and look one ply further at forcing lines.
-        if in_check && ply < MAX_PLY / 2 {
+        // Step 1. Check extension, off (`CHECK_EXTENSION`) as in KaggleFish: a node in
+        // check at the horizon goes to quiescence, which searches every evasion.
+        if in_check && ply < MAX_PLY / 2 && tp!(CHECK_EXTENSION) > 0 {
             depth += 1;
         }
 
@@ -580,19 +607,54 @@ impl Searcher {
             }
         }
 
+        // The moves one, two and four plies back, for the continuation histories: a quiet's
+        // history in reply to them orders it and sizes its reduction.
+        let prev = Continuation(core::array::from_fn(|i| {
+            let back = [1, 2, 4][i];
+            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
+            earlier
+                .filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0))
+                .map_or(Continuation::NONE, |e| {
+                    (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index()
+                })
+        }));
+
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
         let key = pos.key();
         let hit = self.tt.probe(key, ply);
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        // On the principal variation now or when the entry was stored (step 13).
+        let mut tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        self.stack[ply].tt_pv = tt_pv;
+        self.stack[ply + 1].tt_pv = false;
+        if ply + 2 <= MAX_PLY {
+            self.histories.killers[ply + 2] = [Move::NONE; 2];
+            self.stack[ply + 2].stat_score = 0;
+        }
+        let likely_fail_low =
+            pv_node && hit.is_some_and(|h| h.mv != Move::NONE && h.bound == Bound::Upper && h.depth >= depth);
+        self.tt_hit_avg = self.tt_hit_avg - self.tt_hit_avg / 4096 + if hit.is_some() { 16 } else { 0 };
         if let Some(h) = hit
             && !pv_node
             && excluded == Move::NONE
-            && h.depth >= depth
+            && h.depth > depth - (h.score <= beta) as i32
             && h.cuts_off(alpha, beta)
+            && pos.halfmove_clock() < 90
         {
             stats!(self.stats.tt_cuts += 1);
+            // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
+            // beta, a malus when the node fails low.
+            if tp!(TT_CUT_HISTORY) > 0 && tt_move != Move::NONE && !tt_move.is_noisy() {
+                let bonus = if h.score >= beta {
+                    self.histories.add_killer(ply, tt_move);
+                    history_bonus(depth)
+                } else {
+                    -history_bonus(depth)
+                };
+                self.histories.update_quiet(pos, prev, tt_move, bonus);
+            }
             return h.score;
         }
 
@@ -601,43 +663,58 @@ impl Searcher {
         // In check there is no static evaluation (-INFINITY); the TT keeps 0 for it, as a key
         // collision can hand the entry to a quiet position, whose stand pat must stay inside
         // every window (-INFINITY there made a search fail high at INFINITY for ever).
-        let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let raw_eval = if in_check {
+            0
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            // The evaluation is kept at once, for a transposition and the TT's hit rate.
+            let e = self.evaluate(pos, ply);
+            self.tt.store(key, Move::NONE, 0, e, -6, Bound::None, tt_pv, ply);
+            e
+        };
+        let corr_slots = Histories::correction_slots(pos, self.counter_slot(ply));
+        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(&corr_slots, raw_eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
-            && ((h.bound == Bound::Lower && h.score > eval) || (h.bound == Bound::Upper && h.score < eval))
+            && h.bound as u8 & if h.score > eval { Bound::Lower as u8 } else { Bound::Upper as u8 } != 0
         {
             eval = h.score;
         }
         self.stack[ply].static_eval = static_eval;
-        // Improving: better than two plies ago (unknown near the root: assume so).
-        let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
+        // Improving: better than two plies ago, or four when two plies ago was in check
+        // (unknown near the root: assume so).
+        let earlier = |back: usize| ply.checked_sub(back).map_or(-INFINITY, |p| self.stack[p].static_eval);
+        let improving = !in_check
+            && (ply < 2 || static_eval > earlier(2) || (earlier(2) == -INFINITY && static_eval > earlier(4)));
+        let former_pv = tt_pv && !pv_node;
 
-        if !pv_node && !in_check && excluded == Move::NONE {
+        // Steps 7a and 8 also in a singular-extension search.
+        if !pv_node && !in_check {
+            // Step 7a. Razoring: far below alpha, quiescence decides.
+            if eval < alpha - 94 - 69 * depth * depth {
+                return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
+            }
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not drop it below.
-            if depth <= tp!(RFP_DEPTH)
-                && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
-                && eval < MATE_BOUND
-            {
-                return eval;
+            if depth < 9 && eval - 84 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
+                return beta + (eval - beta) / 2;
             }
-
-            // Step 9. Null-move pruning: if passing still fails high, a real move will
-            // too. Not without pieces (zugzwang) and not twice in a row. The extra
-            // reduction for an eval far above beta is capped at one ply: more hid quiet
-            // mates after sacrifices (WAC 266 → 271).
-            if depth >= tp!(NMP_DEPTH)
-                && eval >= beta
+        }
+        if !pv_node && !in_check && excluded == Move::NONE {
+            // Step 9. Null-move pruning (KaggleFish's conditions and reduction), not after
+            // a reply the histories rate very well.
+            if eval >= beta
+                && eval >= static_eval
+                && static_eval >= beta - 7 * depth - 16 * improving as i32 + 70 * tt_pv as i32 + 88
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
+                && self.stack[ply - 1].stat_score < 26226
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
-                let r = tp!(NMP_BASE_REDUCTION)
-                    + depth / tp!(NMP_DEPTH_DIVISOR)
-                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(1);
+                let r = (1200 + 77 * depth) / 256 + ((eval - beta) / 72).min(3);
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
@@ -645,7 +722,7 @@ impl Searcher {
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
                 stats!(self.stats.nmp_tries += 1);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, host);
+                let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, host);
                 if self.stopped {
                     return 0;
                 }
@@ -654,15 +731,78 @@ impl Searcher {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+
+            // Step 9a. ProbCut: a capture whose reduced search beats beta by a margin.
+            let pc_beta = beta + 61 - 25 * improving as i32;
+            if depth >= 3
+                && beta.abs() < MATE_BOUND
+                && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta)
+            {
+                let mut picker = MovePicker::new_quiescence(tt_move, false, false);
+                let mut tries = 2 + 2 * cut_node as i32;
+                while tries > 0
+                    && let Some(m) = picker.next(pos, &self.histories)
+                {
+                    if !pos.see_ge(m, pc_beta - static_eval) {
+                        continue;
+                    }
+                    tries -= 1;
+                    stats!(self.stats.probcut_tries += 1);
+                    let child = self.make_move(pos, ply, m, false);
+                    let mut s = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0, host);
+                    if s >= pc_beta && depth > 4 {
+                        s = -self.negamax(
+                            &child,
+                            depth - 4,
+                            -pc_beta,
+                            -pc_beta + 1,
+                            ply + 1,
+                            !cut_node,
+                            host,
+                        );
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= pc_beta {
+                        stats!(self.stats.probcut_cuts += 1);
+                        let deeper = hit.is_some_and(|h| h.depth >= depth - 3);
+                        if !deeper {
+                            self.tt.store(key, m, s, raw_eval, depth - 3, Bound::Lower, false, ply);
+                        }
+                        return s;
+                    }
+                }
+            }
         }
 
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
-        if depth >= tp!(IIR_DEPTH) && tt_move == Move::NONE && excluded == Move::NONE {
-            depth -= 1;
+        if tt_move == Move::NONE && excluded == Move::NONE {
+            if pv_node && depth >= 6 {
+                depth -= 2;
+            } else if cut_node && depth >= 9 {
+                depth -= 1;
+            }
         }
 
-        // Step 11. The move loop.
+        // Step 10a. In check, a TT capture whose bound is far above beta cuts at once.
+        if in_check
+            && !pv_node
+            && depth >= 4
+            && tt_move.is_noisy()
+            && beta.abs() < MATE_BOUND
+            && let Some(h) = hit
+            && h.bound as u8 & Bound::Lower as u8 != 0
+            && h.depth >= depth - 3
+            && h.score >= beta + 215
+            && h.score < MATE_BOUND
+        {
+            return beta + 215;
+        }
+
+        // Step 11. The move loop, ordered by the histories, the continuation histories
+        // among them (bundle, +58 Elo).
         let us = pos.side_to_move();
         let counter = if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
             let prev = self.stack[ply - 1];
@@ -670,23 +810,19 @@ impl Searcher {
         } else {
             Move::NONE
         };
-        // The moves one and two plies back, for the continuation histories: a quiet's
-        // history in reply to them orders it and sizes its reduction (bundle, +58 Elo).
-        let prev = Continuation(core::array::from_fn(|back| {
-            let earlier = ply.checked_sub(back + 1).map(|p| self.stack[p]);
-            earlier
-                .filter(|e| e.mv != Move::NONE)
-                .map_or(Continuation::NONE, |e| e.piece * 64 + e.mv.to().index())
-        }));
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
+        let mut singular_quiet = false;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0usize;
+        // Legal moves picked, pruned ones included: late-move pruning and reductions count
+        // them (KaggleFish's move count).
+        let mut move_count = 0usize;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
         let mut noisy_tried = [Move::NONE; 32];
         let mut noisy_count = 0;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (2 + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut check_info = None;
 
         while let Some(m) = picker.next(pos, &self.histories) {
@@ -695,51 +831,61 @@ impl Searcher {
             }
             let quiet = !m.is_noisy();
 
-            // Step 12. Pruning of late moves, once a move has been searched and no mate
-            // against us is pending. Checks escape the margins below: they are how mates
-            // happen (without this the mate in 2 of WAC.001 was missed at depth 14). Whether
-            // the move checks is asked only where the answer decides a pruning (asked of
-            // every move, it took a tenth of the search's time).
-            if !root && best_score > -MATE_BOUND {
-                let prune = if quiet {
-                    // The depth the move would be searched to after its late-move reduction:
-                    // the futility and SEE margins below judge a quiet by it, as a late quiet
-                    // would be searched that shallow anyway (with the losing checks below,
-                    // +25 Elo).
-                    let lmr_depth = if tp!(PRUNE_AT_LMR_DEPTH) > 0 {
-                        (depth - 1 - lmr(&self.lmr, depth, moves_searched)).max(0)
-                    } else {
-                        depth
-                    };
-                    // Late-move pruning: at low depth, later quiets rarely matter. (Move by
-                    // move, not by telling the picker to skip quiets: a later quiet check
-                    // must still be tried.)
-                    let late = (depth <= tp!(LMP_DEPTH) && moves_searched >= lmp_limit)
-                    // Futility pruning: a quiet move will not lift a hopeless eval.
-                        || (!in_check
-                            && lmr_depth <= tp!(FUTILITY_DEPTH)
-                            && eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth <= alpha);
-                    // Both only grow truer as the node goes on (more moves searched, deeper
-                    // reductions, a higher alpha): every later quiet that does not check
-                    // would be pruned as well, so the picker stops yielding them.
-                    if late {
-                        picker.only_quiet_checks(pos, check_info.get_or_insert_with(|| pos.check_info()));
+            // Step 12. Pruning of late moves, once a move has been searched, no mate against
+            // us is pending and the side to move has a piece (KaggleFish's forms). A quiet
+            // check escapes the quiets' margins and is judged as a capture; whether a move
+            // checks is asked only where the answer decides a pruning (asked of every move,
+            // it took a tenth of the search's time).
+            move_count += 1;
+            if !root && best_score > -MATE_BOUND && pos.has_non_pawn_material(pos.side_to_move()) {
+                // Late-move pruning: past the move count, every later quiet is skipped.
+                if move_count >= lmp_limit {
+                    picker.skip_quiets();
+                }
+                // The depth the move would be searched to after its late-move reduction:
+                // the margins below judge a move by it.
+                let lmr_depth = (depth - 1 - lmr(&self.lmr, depth, move_count, improving)).max(0);
+                let see_margin = tp!(SEE_NOISY_MARGIN) * depth;
+                if quiet {
+                    let cont = self.histories.continuation_sum(pos, prev, m);
+                    // Continuation-history pruning: a quiet the earlier moves' histories
+                    // call bad.
+                    let bad = lmr_depth < tp!(CONT_PRUNE_DEPTH)
+                        && cont < tp!(CONT_PRUNE_BASE) - tp!(CONT_PRUNE_PER_DEPTH) * depth;
+                    // Futility pruning: a quiet will not lift a hopeless eval, unless its
+                    // histories are very good; the node's score becomes the futility value.
+                    let futility = static_eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * lmr_depth;
+                    let futile = !in_check
+                        && lmr_depth <= tp!(FUTILITY_DEPTH)
+                        && futility <= alpha
+                        && cont < tp!(FUTILITY_HISTORY_LIMIT);
+                    let l = lmr_depth.min(18);
+                    if bad
+                        || futile
+                        || !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * (29 - l) * lmr_depth * lmr_depth / 26)
+                    {
+                        // A check is judged as a capture is, by SEE alone.
+                        let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
+                        if !check {
+                            if !bad && futile {
+                                best_score = best_score.max(futility);
+                            }
+                            continue;
+                        }
+                        if !pos.see_ge(m, see_margin) {
+                            continue;
+                        }
                     }
-                    late || (lmr_depth <= tp!(SEE_PRUNE_DEPTH)
-                        && !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * lmr_depth * lmr_depth))
                 } else {
-                    depth <= tp!(SEE_PRUNE_DEPTH) && !pos.see_ge(m, tp!(SEE_NOISY_MARGIN) * depth)
-                };
-                // A check that loses material by a wide margin is pruned all the same:
-                // searching every losing check wasted the tree (with the LMR depth above,
-                // +25 Elo).
-                let check_see = tp!(CHECK_SEE_MARGIN) > 0 && depth <= tp!(SEE_PRUNE_DEPTH);
-                if prune || check_see {
-                    let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
-                    if prune && !check {
+                    // A capture with a bad history at the shallowest depth, unless it checks;
+                    // any noisy move losing too much.
+                    if lmr_depth < 1
+                        && self.histories.capture_score(pos, m) < 0
+                        && !pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m)
+                    {
                         continue;
                     }
-                    if check_see && check && !pos.see_ge(m, -tp!(CHECK_SEE_MARGIN) * depth) {
+                    if !pos.see_ge(m, see_margin) {
                         continue;
                     }
                 }
@@ -761,9 +907,10 @@ impl Searcher {
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
             {
-                let singular_beta = h.score - tp!(SE_MARGIN) * depth / 8;
+                let singular_beta = h.score - tp!(SE_MARGIN) * (4 + former_pv as i32) * depth / 32;
                 self.stack[ply].excluded = m;
-                let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, host);
+                let s =
+                    self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node, host);
                 self.stack[ply].excluded = Move::NONE;
                 if self.stopped {
                     return 0;
@@ -776,11 +923,14 @@ impl Searcher {
                     {
                         extension = 2;
                     }
-                } else if singular_beta >= beta {
-                    return singular_beta;
+                } else if s >= beta {
+                    return s;
                 } else if h.score >= beta {
-                    extension = -1;
+                    extension = -tp!(SE_NEGATIVE);
+                } else if cut_node {
+                    extension = -2;
                 }
+                singular_quiet = extension > 0 && quiet;
             }
 
             let child = self.make_move(pos, ply, m, extension == 2);
@@ -795,27 +945,81 @@ impl Searcher {
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
             let score = if moves_searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
             } else {
                 let mut reduction = 0;
-                if depth >= tp!(LMR_DEPTH) && moves_searched > pv_node as usize && quiet && !child.in_check()
+                // A move that enters the reduced search expects to cut, as in KaggleFish.
+                let mut child_cut = !cut_node;
+                // Reduced: quiets, and captures at non-PV nodes (the family's condition), but
+                // no check (reduced, they hid mate.039's mate in 4 past 100,000 nodes); a move
+                // at an expected cut node, or after a TT move that captures, more; one whose
+                // node the TT knows as deep, less.
+                if depth >= tp!(LMR_DEPTH)
+                    && moves_searched > 2 * root as usize
+                    && (quiet || cut_node || (!pv_node && !tt_pv))
+                    && !child.in_check()
                 {
-                    let mut r = lmr(&self.lmr, depth, moves_searched);
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r -= (m == self.histories.killers[ply][0] || m == self.histories.killers[ply][1]) as i32;
-                    r -= self.histories.quiet_score(pos, prev, m) / tp!(LMR_HISTORY_DIVISOR);
-                    reduction = r.clamp(0, new_depth - 1);
+                    let mut r = lmr(&self.lmr, depth, move_count, improving);
+                    r -= 2 * (tt_pv && !likely_fail_low) as i32;
+                    r += tt_move.is_noisy() as i32;
+                    r -= hit.is_some_and(|h| h.depth >= depth) as i32;
+                    r -= (self.tt_hit_avg > 65536 * 377 / 1024) as i32;
+                    r += (!pv_node && self.stable_root) as i32;
+                    r -= singular_quiet as i32;
+                    if quiet {
+                        r += tp!(LMR_CUT_NODE) * cut_node as i32;
+                        if !in_check {
+                            // KaggleFish's history term: each table once, less an offset.
+                            let stat = self.histories.butterfly(pos.side_to_move(), m)
+                                + self.histories.continuation_sum(pos, prev, m)
+                                - tp!(LMR_HISTORY_OFFSET);
+                            self.stack[ply].stat_score = stat;
+                            r -= stat / tp!(LMR_HISTORY_DIVISOR);
+                        }
+                    }
+                    // A favoured early move may be searched deeper than new_depth.
+                    let extra = if r >= -1 {
+                        0
+                    } else if move_count <= 5 {
+                        2
+                    } else {
+                        ((pv_node && depth > 6) || (cut_node && move_count <= 7)) as i32
+                    };
+                    reduction = r.clamp(-extra, (new_depth - 1).max(0));
+                    child_cut = true;
                 }
                 stats!(self.stats.reduction(depth, moves_searched + 1, reduction));
                 stats!(self.stats.pvs_tries += u64::from(pv_node));
-                let mut s = -self.negamax(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, host);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_cut,
+                    host,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, host);
+                    // Deeper when the reduced search beat the best by far, shallower when
+                    // barely.
+                    let full =
+                        new_depth + (s > best_score + 18 + new_depth) as i32 - (s < best_score + 4) as i32;
+                    if full > new_depth - reduction {
+                        s = -self.negamax(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, host);
+                    }
+                    if quiet {
+                        let bonus = history_bonus(full);
+                        self.histories.update_continuation(
+                            pos,
+                            prev,
+                            m,
+                            if s > alpha { bonus } else { -bonus },
+                        );
+                    }
                 }
                 if s > alpha && s < beta {
                     stats!(self.stats.pvs_researches += u64::from(pv_node));
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, host);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false, host);
                 }
                 s
             };
@@ -836,37 +1040,12 @@ impl Searcher {
                     }
                     if score >= beta {
                         stats!(self.stats.cutoff(moves_searched == 1));
-                        // Step 14. Learn from the cutoff: killers, counter-move and history
-                        // for quiet moves; the quiets tried before it get a malus. The bonus
-                        // (depth² × HISTORY_BONUS_SCALE, at most HISTORY_MAX_BONUS) is four
-                        // times the first one's, so that histories learn fast near the
-                        // leaves, where most cutoffs are (+14 Elo).
-                        let bonus = history_bonus(depth);
-                        // Step 14a. Capture history: a bonus for a cutting capture, and a
-                        // malus for the captures tried before any cutting move, ordering
-                        // captures beside the victim's value (bundle, +58 Elo).
-                        if !quiet {
-                            self.histories.update_capture(pos, m, bonus);
-                        }
-                        for &n in &noisy_tried[..noisy_count] {
-                            self.histories.update_capture(pos, n, -bonus);
-                        }
-                        if quiet {
-                            self.histories.add_killer(ply, m);
-                            self.histories.update_butterfly(us, m, bonus);
-                            self.histories.update_continuation(pos, prev, m, bonus);
-                            for &q in &quiets_tried[..quiet_count] {
-                                self.histories.update_butterfly(us, q, -bonus);
-                                self.histories.update_continuation(pos, prev, q, -bonus);
-                            }
-                            if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
-                                let prev = self.stack[ply - 1];
-                                self.histories.counter[prev.piece][prev.mv.to().index()] = m;
-                            }
-                        }
                         break;
                     }
                     alpha = score;
+                    if depth > 2 && score.abs() < MATE_BOUND {
+                        depth -= 2;
+                    }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
@@ -889,6 +1068,46 @@ impl Searcher {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
+        // Step 14. Learn from the best move, if one raised alpha: killers, counter-move and
+        // history for a quiet, whose quiets tried before get a malus; the captures tried
+        // get one in any case (KaggleFish's forms, at the node's end).
+        if best_move != Move::NONE {
+            let bonus = history_bonus(depth + 1);
+            // Step 14a. Capture history (bundle, +58 Elo).
+            if best_move.is_noisy() {
+                self.histories.update_capture(pos, best_move, bonus);
+            } else {
+                let bonus = if best_score > beta + 61 { bonus } else { history_bonus(depth) };
+                let m = best_move;
+                self.histories.add_killer(ply, m);
+                self.histories.update_quiet(pos, prev, m, bonus);
+                if pos.piece_on(m.from()).is_some_and(|p| p.kind() != PieceType::Pawn) {
+                    self.histories.update_butterfly(us, Move::new(m.to(), m.from(), MoveFlag::Quiet), -bonus);
+                }
+                for &q in quiets_tried[..quiet_count].iter().filter(|&&q| q != m) {
+                    self.histories.update_quiet(pos, prev, q, -bonus);
+                }
+                if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
+                    let prev = self.stack[ply - 1];
+                    self.histories.counter[prev.piece][prev.mv.to().index()] = m;
+                }
+            }
+            for &n in noisy_tried[..noisy_count].iter().filter(|&&n| n != best_move) {
+                self.histories.update_capture(pos, n, -bonus);
+            }
+        }
+
+        // The PV mark spreads: a node that fails low below a PV node becomes one; one that
+        // does not stays one only if its best reply is.
+        if depth > 3 {
+            if best_score <= alpha {
+                tt_pv |= ply > 0 && self.stack[ply - 1].tt_pv;
+            } else {
+                tt_pv &= self.stack[ply + 1].tt_pv;
+            }
+        }
+        self.stack[ply].tt_pv = tt_pv;
+
         // Step 16. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -898,20 +1117,20 @@ impl Searcher {
             Bound::Upper
         };
         // Step 16a. Correction history: remember how far the search's result was from the
-        // raw evaluation, for positions with these pawns and this side to move, when the
-        // result is exact or a bound on the right side of the eval, and the best move is
+        // corrected evaluation, for positions like this one (six tables, movepick.rs), when
+        // the result is exact or a bound on the right side of the eval, and the best move is
         // quiet, since a capture's gain is the move's, not the structure's (bundle, +58 Elo).
         // A singular-extension search (a move left out) records neither.
         if excluded == Move::NONE {
             if !in_check
                 && !best_move.is_noisy()
                 && best_score.abs() < MATE_BOUND
-                && (bound != Bound::Lower || best_score > static_eval)
-                && (bound != Bound::Upper || best_score < static_eval)
+                && (bound != Bound::Lower || best_score >= eval)
+                && (bound != Bound::Upper || best_score < eval)
             {
-                self.histories.update_correction(pos, depth, best_score - raw_eval);
+                self.histories.update_correction(&corr_slots, depth, best_score - eval);
             }
-            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, ply);
+            self.tt.store(key, best_move, best_score, raw_eval, depth, bound, tt_pv, ply);
         }
         best_score
     }
@@ -956,28 +1175,56 @@ impl Searcher {
         // first quiescence ply found WAC.001's mate at depth 12 instead of past 14.)
         // In check: the TT keeps 0 as the evaluation, as in `negamax`.
         let raw_eval = if in_check { 0 } else { hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.histories.corrected(pos, raw_eval) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.histories.corrected(&Histories::correction_slots(pos, self.counter_slot(ply)), raw_eval)
+        };
         let mut best_score = static_eval;
         if !in_check {
-            if static_eval >= beta {
-                return static_eval;
+            if let Some(h) = hit
+                && tp!(QS_TT_STAND_PAT) > 0
+                && ((h.bound == Bound::Lower && h.score > best_score)
+                    || (h.bound == Bound::Upper && h.score < best_score))
+            {
+                best_score = h.score;
             }
-            alpha = alpha.max(static_eval);
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
         }
+        let futility_base = best_score + tp!(DELTA_MARGIN);
+        let mut check_info = None;
 
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
         let mut best_move = Move::NONE;
         let mut moves = 0;
         while let Some(m) = picker.next(pos, &self.histories) {
             moves += 1;
-            // Delta pruning: even winning the captured piece cannot reach alpha.
-            if !in_check && m.is_capture() && m.promotion().is_none() {
+            // Pruning, of moves that do not check (KaggleFish's forms): past the first few
+            // moves; a capture that even winning its piece leaves below alpha (delta); with
+            // the stand pat below alpha, a move that does not win material. A check is asked
+            // only of a move that would be pruned.
+            if !in_check && m.promotion().is_none() && best_score > -MATE_BOUND {
                 let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
-                if static_eval
-                    + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
-                    + tp!(DELTA_MARGIN)
-                    <= alpha
+                let delta = futility_base + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1);
+                let floor = if moves > tp!(QS_MOVE_LIMIT) as usize {
+                    Some(best_score)
+                } else if m.is_capture() && delta <= alpha {
+                    Some(delta)
+                } else if tp!(QS_SEE_FUTILITY) > 0
+                    && futility_base <= alpha
+                    && !pos.see_ge(m, tp!(QS_SEE_FUTILITY))
                 {
+                    Some(futility_base)
+                } else {
+                    None
+                };
+                if let Some(floor) = floor
+                    && !pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m)
+                {
+                    best_score = best_score.max(floor);
                     continue;
                 }
             }
@@ -992,6 +1239,9 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     if score >= beta {
+                        if tp!(QS_DAMP_FAIL_HIGH) > 0 && score.abs() < MATE_BOUND {
+                            best_score = (3 * score + beta) / 4;
+                        }
                         break;
                     }
                     alpha = score;
@@ -1002,7 +1252,7 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best_score, raw_eval, 0, bound, false, ply);
         best_score
     }
 }
@@ -1108,7 +1358,16 @@ mod tests {
         searcher.search(&check, &[], Limits { depth: Some(2), ..Limits::default() }, 0, &mut host);
         let h = searcher.tt.probe(check.key(), 0).expect("the root's entry");
         searcher.tt.clear();
-        searcher.tt.store(play(&start, &["c2c3"]).key(), Move::NONE, h.score, h.eval, 0, Bound::Upper, 1);
+        searcher.tt.store(
+            play(&start, &["c2c3"]).key(),
+            Move::NONE,
+            h.score,
+            h.eval,
+            0,
+            Bound::Upper,
+            false,
+            1,
+        );
         let limits = Limits { depth: Some(3), nodes: Some(20_000), ..Limits::default() };
         let result = searcher.search(&start, &[], limits, 0, &mut host);
         assert_eq!(result.depth, 3, "the search did not get past its first iterations");
