@@ -277,6 +277,9 @@ impl Searcher {
         self.quit = false;
         self.tt.new_search();
         self.histories.clear_killers();
+        // A fresh ply stack, as a fresh searcher has: the last quiet's reduction statistic
+        // at the root and the ply below is read before this search sets it.
+        self.stack = [PlyState::default(); MAX_PLY + 2];
         stats!(self.stats = Stats::default());
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         self.keys[..history.len()].copy_from_slice(history);
