@@ -695,13 +695,19 @@ impl Searcher {
 
         // Steps 7a and 8 also in a singular-extension search.
         if !pv_node && !in_check {
-            // Step 7a. Razoring: far below alpha, quiescence decides.
-            if eval < alpha - 94 - 69 * depth * depth {
+            // Step 7a. Razoring: far below alpha, quiescence decides; not when alpha is a
+            // mate score, which quiescence cannot prove.
+            if eval < alpha - 94 - 69 * depth * depth && alpha < MATE_BOUND {
                 return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
             }
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
-            // will not drop it below.
-            if depth < 9 && eval - 84 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
+            // will not drop it below; not when beta is a mated score (the eval cannot say
+            // that no mate is coming: it hid mates in 2 behind a mate in 3).
+            if depth < 9
+                && eval - 84 * (depth - improving as i32) >= beta
+                && eval < MATE_BOUND
+                && beta > -MATE_BOUND
+            {
                 return beta + (eval - beta) / 2;
             }
         }
@@ -940,7 +946,10 @@ impl Searcher {
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
             // The check extension is the child's (step 1), to a depth of at least 1 here.
-            stats!(self.stats.ext_check += u64::from(child.in_check() && ply + 1 < MAX_PLY / 2));
+            stats!(
+                self.stats.ext_check +=
+                    u64::from(tp!(CHECK_EXTENSION) > 0 && child.in_check() && ply + 1 < MAX_PLY / 2)
+            );
             stats!(self.stats.ext_singular += u64::from(extension > 0));
 
             // Step 13. Principal variation search with late-move reductions: the first move
