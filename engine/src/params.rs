@@ -490,28 +490,51 @@ pub const LMR_IMPROVING_FROM: i32 = 83;
 tunables! {
     /// Aspiration windows start at this depth ...
     ASPIRATION_MIN_DEPTH: i32 = 4, 3..=9;
-    /// ... with this half-width around the previous score, doubled on each failure ...
+    /// ... with this half-width around the previous score, growing by a quarter and 2 cp
+    /// on each failure ...
     ASPIRATION_DELTA: i32 = 9, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
 
-    /// Reverse futility pruning: deepest depth, and margin per depth.
-    RFP_DEPTH: i32 = 8, 4..=12;
-    /// Reverse futility margin per ply (less when the eval is improving).
-    RFP_MARGIN: i32 = 75, 30..=150;
+    /// Razoring: quiescence decides below alpha - RAZOR_BASE - RAZOR_PER_DEPTH2 * depth².
+    RAZOR_BASE: i32 = 94, 0..=400;
+    /// Razoring margin per depth squared.
+    RAZOR_PER_DEPTH2: i32 = 69, 10..=200;
 
-    /// Null-move pruning: shallowest depth.
-    NMP_DEPTH: i32 = 3, 1..=6;
-    /// Null-move base reduction.
-    NMP_BASE_REDUCTION: i32 = 3, 1..=6;
-    /// Extra null-move reduction per this many plies of depth.
-    NMP_DEPTH_DIVISOR: i32 = 4, 2..=8;
-    /// Extra null-move reduction when the eval is this much above beta (one ply at most:
-    /// a larger extra reduction missed tactics, WAC 266 -> 271 with the cap).
-    NMP_EVAL_DIVISOR: i32 = 200, 50..=400;
+    /// Reverse futility pruning below this depth ...
+    RFP_DEPTH: i32 = 9, 4..=14;
+    /// ... with this margin per ply (a ply less when the eval is improving).
+    RFP_MARGIN: i32 = 84, 30..=150;
 
-    /// Internal iterative reduction without a TT move from this depth.
-    IIR_DEPTH: i32 = 4, 2..=8;
+    /// Null move when the static eval is at least beta - NMP_MARGIN_PER_DEPTH * depth -
+    /// NMP_MARGIN_IMPROVING (when improving) + NMP_MARGIN_PV (once on the PV) + NMP_MARGIN.
+    NMP_MARGIN: i32 = 88, 0..=300;
+    /// Null-move margin per ply of depth.
+    NMP_MARGIN_PER_DEPTH: i32 = 7, 0..=30;
+    /// Null-move margin given up when improving.
+    NMP_MARGIN_IMPROVING: i32 = 16, 0..=100;
+    /// Null-move margin added at a node once on the PV.
+    NMP_MARGIN_PV: i32 = 70, 0..=200;
+    /// Null-move reduction in 256ths of a ply: NMP_BASE_REDUCTION + NMP_DEPTH_REDUCTION * depth ...
+    NMP_BASE_REDUCTION: i32 = 1200, 500..=2000;
+    /// ... (per ply of depth) ...
+    NMP_DEPTH_REDUCTION: i32 = 77, 20..=150;
+    /// ... plus a ply per NMP_EVAL_DIVISOR cp of eval above beta, at most NMP_EVAL_MAX.
+    NMP_EVAL_DIVISOR: i32 = 72, 30..=300;
+    /// Most plies the eval's margin adds to the null-move reduction.
+    NMP_EVAL_MAX: i32 = 3, 0..=6;
+
+    /// ProbCut from this depth ...
+    PROBCUT_DEPTH: i32 = 3, 2..=8;
+    /// ... at beta + PROBCUT_MARGIN, less PROBCUT_IMPROVING when improving.
+    PROBCUT_MARGIN: i32 = 61, 20..=200;
+    /// ProbCut margin given up when improving.
+    PROBCUT_IMPROVING: i32 = 25, 0..=100;
+
+    /// Internal iterative reduction without a TT move: 2 plies at PV nodes from this depth ...
+    IIR_PV_DEPTH: i32 = 6, 2..=12;
+    /// ... and a ply at cut nodes from this depth.
+    IIR_CUT_DEPTH: i32 = 9, 2..=14;
 
     /// Continuation-history pruning of quiets below this LMR depth ...
     CONT_PRUNE_DEPTH: i32 = 5, 0..=8;

@@ -315,8 +315,8 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.root_nodes.fill(0);
             // Aspiration windows: search a narrow window around the last score, which cuts
-            // more; on failure widen the failing side, doubling delta, and search the
-            // iteration again.
+            // more; on failure widen the failing side, delta growing by a quarter and 2 cp,
+            // and search the iteration again (a ply shallower after each fail high).
             let mut delta = tp!(ASPIRATION_DELTA);
             let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
@@ -697,14 +697,14 @@ impl Searcher {
         if !pv_node && !in_check {
             // Step 7a. Razoring: far below alpha, quiescence decides; not when alpha is a
             // mate score, which quiescence cannot prove.
-            if eval < alpha - 94 - 69 * depth * depth && alpha < MATE_BOUND {
+            if eval < alpha - tp!(RAZOR_BASE) - tp!(RAZOR_PER_DEPTH2) * depth * depth && alpha < MATE_BOUND {
                 return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
             }
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not drop it below; not when beta is a mated score (the eval cannot say
             // that no mate is coming: it hid mates in 2 behind a mate in 3).
-            if depth < 9
-                && eval - 84 * (depth - improving as i32) >= beta
+            if depth < tp!(RFP_DEPTH)
+                && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
@@ -716,14 +716,18 @@ impl Searcher {
             // a reply the histories rate very well.
             if eval >= beta
                 && eval >= static_eval
-                && static_eval >= beta - 7 * depth - 16 * improving as i32 + 70 * tt_pv as i32 + 88
+                && static_eval
+                    >= beta - tp!(NMP_MARGIN_PER_DEPTH) * depth - tp!(NMP_MARGIN_IMPROVING) * improving as i32
+                        + tp!(NMP_MARGIN_PV) * tt_pv as i32
+                        + tp!(NMP_MARGIN)
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
                 && self.stack[ply - 1].stat_score < 26226
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
-                let r = (1200 + 77 * depth) / 256 + ((eval - beta) / 72).min(3);
+                let r = (tp!(NMP_BASE_REDUCTION) + tp!(NMP_DEPTH_REDUCTION) * depth) / 256
+                    + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(tp!(NMP_EVAL_MAX));
                 let mut child = *pos;
                 child.make_null();
                 self.update_eval(ply, pos, None);
@@ -742,8 +746,8 @@ impl Searcher {
             }
 
             // Step 9a. ProbCut: a capture whose reduced search beats beta by a margin.
-            let pc_beta = beta + 61 - 25 * improving as i32;
-            if depth >= 3
+            let pc_beta = beta + tp!(PROBCUT_MARGIN) - tp!(PROBCUT_IMPROVING) * improving as i32;
+            if depth >= tp!(PROBCUT_DEPTH)
                 && beta.abs() < MATE_BOUND
                 && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta)
             {
@@ -788,9 +792,9 @@ impl Searcher {
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first.
         if tt_move == Move::NONE && excluded == Move::NONE {
-            if pv_node && depth >= 6 {
+            if pv_node && depth >= tp!(IIR_PV_DEPTH) {
                 depth -= 2;
-            } else if cut_node && depth >= 9 {
+            } else if cut_node && depth >= tp!(IIR_CUT_DEPTH) {
                 depth -= 1;
             }
         }
