@@ -1226,12 +1226,14 @@ impl Searcher {
             // the stand pat below alpha, a move that does not win material. A check is asked
             // only of a move that would be pruned.
             if !in_check && m.promotion().is_none() && best_score > -MATE_BOUND {
-                let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
-                let delta = futility_base + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1);
+                let delta = || {
+                    let victim = pos.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind());
+                    futility_base + PIECE_VALUE[victim.index()].0.max(PIECE_VALUE[victim.index()].1)
+                };
                 let floor = if moves > tp!(QS_MOVE_LIMIT) as usize {
                     Some(best_score)
-                } else if m.is_capture() && delta <= alpha {
-                    Some(delta)
+                } else if m.is_capture() && delta() <= alpha {
+                    Some(delta())
                 } else if tp!(QS_SEE_FUTILITY) > 0
                     && futility_base <= alpha
                     && !pos.see_ge(m, tp!(QS_SEE_FUTILITY))
