@@ -4,13 +4,15 @@
 `fake_uci_engine.py MODE` answers `go perft` correctly in mode "ok"; the other
 modes misbehave on purpose: "miscount" adds one to the first root move's
 count, "no-ep" leaves en passant captures out, "die" exits with status 3
-(after a line on stderr), "hang" never answers. An info line precedes each
+(after a line on stderr, at `go perft` or `go nodes`), "hang" never answers. An info line precedes each
 perft answer, as Stockfish prints, to check that parsers skip it.
 
 `go nodes N` is answered with two `info depth` lines (the last at depth
 pieces % 7 + 2, pieces being the number of pieces on the board) and a legal
 `bestmove`; in mode "stats" also with a tree-statistics line before
-`bestmove` (`stats_line`, for tools/reports/tree_stats.py).
+`bestmove` (`stats_line`, for tools/reports/tree_stats.py); in mode "score" the last
+depth line has `score cp` 100 times the mover's men less the opponent's (for
+tools/reports/annotate.py).
 """
 
 import sys
@@ -58,7 +60,14 @@ def stats_line(board: chess.Board, nodes: int) -> str:
 
 def answer_go_nodes(board: chess.Board, nodes: int, mode: str) -> None:
     """Two depth lines, the stats line in mode "stats", and the first legal move."""
-    print(f"info depth 1 nodes 10\ninfo depth {len(board.piece_map()) % 7 + 2} nodes {nodes}")
+    if mode == "die":
+        print("fake engine: dying on purpose", file=sys.stderr, flush=True)
+        sys.exit(3)
+    score = ""
+    if mode == "score":
+        mine = chess.popcount(board.occupied_co[board.turn])
+        score = f" score cp {100 * (2 * mine - len(board.piece_map()))}"
+    print(f"info depth 1 nodes 10\ninfo depth {len(board.piece_map()) % 7 + 2} nodes {nodes}{score}")
     if mode == "stats":
         print(stats_line(board, nodes))
     best = next(iter(board.legal_moves), None)

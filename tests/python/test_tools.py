@@ -1109,3 +1109,47 @@ def test_loss_analysis_finds_the_fall_its_phase_and_kind(tmp_path, capsys):
     assert loss_analysis.main([str(pgn), "--engine", "minnow", "--lag", "5"]) == 0
     assert "LOSSES games=1 tactic=1 judgement=0" in capsys.readouterr().out
     assert loss_analysis.main([str(pgn), "--engine", "nobody"]) == 1
+
+
+# --- Scores for unscored games (reports/annotate.py) ------------------------------------
+
+
+def test_annotate_scores_the_lost_games_for_loss_analysis(tmp_path, capsys):
+    import annotate
+    import loss_analysis
+
+    # "us" (White) loses a knight and pawns to "them" and resigns; a second game, a draw,
+    # is copied as it was. Fake engines score 100 cp a man of difference, mover's view.
+    moves = ["g1f3", "e7e5", "f3g5", "d8g5", "a2a3", "g5g2", "a3a4", "g2h2", "a4a5", "h2h1", "a5a6", "b8a6"]
+    board, text = chess.Board(), ""
+    for i, uci in enumerate(moves):
+        text += (f"{i // 2 + 1}. " if i % 2 == 0 else "") + board.san(chess.Move.from_uci(uci)) + " "
+        board.push_uci(uci)
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[White "us"]\n[Black "them"]\n[Result "0-1"]\n[Round "1"]\n\n' + text + "{ resigned } 0-1\n\n"
+                   '[White "them"]\n[Black "us"]\n[Result "1/2-1/2"]\n[Round "2"]\n\n1. e4 e5 1/2-1/2\n')
+    fake = str(ROOT / "tests/python/fake_uci_engine.py")
+    spec = shlex.join([sys.executable, fake, "score"])
+    out = tmp_path / "scored.pgn"
+    args = [str(pgn), "--out", str(out), "--nodes", "500", "--lost-by", "us",
+            "--engine", f"us=cmd={spec} name=a", "--engine", f"them=cmd={spec} name=b"]
+    assert annotate.main(args) == 0
+    assert "ANNOTATE games=2 scored=1 moves=12" in capsys.readouterr().out
+    with open(out, encoding="utf-8") as f:
+        first, second = chess.pgn.read_game(f), chess.pgn.read_game(f)
+    comments = [n.comment for n in first.mainline()]
+    # Before White's 3rd move (a2a3) White has 15 men to Black's 16: -1.00 for the mover.
+    assert comments[4].startswith("-1.00/"), comments
+    assert comments[5].startswith("+1.00/") and comments[-1].endswith("; resigned"), comments
+    assert [n.comment for n in second.mainline()] == ["", ""] and second.headers["Round"] == "2"
+    assert loss_analysis.main([str(out), "--engine", "us", "--list"]) == 0
+    assert "game 1: ply 5 opening tactic lag 0" in capsys.readouterr().out  # 3. a3, the first move seen lost
+    # A player without an engine is refused before anything runs; so is a missing PGN; an
+    # engine that dies is reported, not a traceback.
+    assert annotate.main(args[:-2]) == 2
+    assert "no --engine for them" in capsys.readouterr().err
+    assert annotate.main([str(tmp_path / "none.pgn")] + args[1:]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    dying = shlex.join([sys.executable, fake, "die"])
+    assert annotate.main(args[:-1] + [f"them=cmd={dying} name=b"]) == 1
+    assert "an engine failed" in capsys.readouterr().err
