@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 from engines import SpecError, open_engine, parse_engine_spec, quiet_engine_logs  # noqa: E402
+from loss_analysis import lost_by  # noqa: E402
 from match import format_comment  # noqa: E402
 
 
@@ -46,12 +47,6 @@ def engine_arg(text: str) -> tuple[str, str]:
     if not sep or not header or not spec:
         raise argparse.ArgumentTypeError(f"expected HEADER=SPEC, got {text!r}")
     return header, spec
-
-
-def lost_by(game: chess.pgn.Game, name: str) -> bool:
-    result = game.headers.get("Result")
-    return (game.headers.get("White") == name and result == "0-1") or (
-        game.headers.get("Black") == name and result == "1-0")
 
 
 def annotate(game: chess.pgn.Game, engines: dict[str, chess.engine.SimpleEngine], nodes: int) -> int:
@@ -103,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     engines = {}
     try:
         for header, spec in specs.items():
-            engine = engines[header] = open_engine(spec)
-            if spec.memory is None and not any(k.lower() == "hash" for k in spec.options) and "Hash" in engine.options:
-                engine.configure({"Hash": 1})
+            # Hash 1 MiB by the spec's `memory` (engine_settings: an `option.Hash` wins, and an
+            # engine without the option is left alone).
+            if spec.memory is None:
+                spec.memory = 1
+            engines[header] = open_engine(spec)
         scored = 0
         for i, game in enumerate(wanted, 1):
             scored += annotate(game, engines, args.nodes)

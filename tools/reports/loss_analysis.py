@@ -42,15 +42,18 @@ def phase(board: chess.Board) -> str:
     return "opening" if men >= 27 else "middlegame" if men >= 15 else "endgame"
 
 
+def lost_by(game: chess.pgn.Game, engine: str) -> bool:
+    """True if the engine played the game and its result is a loss for it."""
+    result = game.headers.get("Result")
+    return (game.headers.get("White") == engine and result == "0-1") or (
+        game.headers.get("Black") == engine and result == "1-0")
+
+
 def analyse(game: chess.pgn.Game, engine: str, threshold: int, lag_limit: int) -> dict | None:
     """The fall of a game the engine lost, or None (a win, a draw, or a loss on time)."""
-    white, black = game.headers.get("White"), game.headers.get("Black")
-    if engine not in (white, black):
+    if not lost_by(game, engine):
         return None
-    ours = chess.WHITE if white == engine else chess.BLACK
-    result = game.headers.get("Result")
-    if result != ("0-1" if ours == chess.WHITE else "1-0"):
-        return None
+    ours = chess.WHITE if game.headers.get("White") == engine else chess.BLACK
     tail = " ".join(n.comment for n in game.mainline()).lower()
     if any(word in tail for word in SKIP) or any(w in game.headers.get("Termination", "").lower() for w in SKIP):
         return None
