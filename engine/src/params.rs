@@ -593,8 +593,6 @@ tunables! {
     QS_SEE_FUTILITY: i32 = 31, 0..=200;
     /// Quiescence: a fail high returns (3 score + beta) / 4 (0: off).
     QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
-    /// Check extension (step 1) on (1) or off (0).
-    CHECK_EXTENSION: i32 = 0, 0..=1;
     /// Negative extension of a TT move that is not singular but whose bound reaches beta.
     SE_NEGATIVE: i32 = 3, 0..=3;
 

@@ -576,11 +576,8 @@ impl Searcher {
         self.pv_len[ply] = 0;
         let in_check = pos.in_check();
 
-        // Step 1. Check extension, off (`CHECK_EXTENSION`) as in KaggleFish: a node in
-        // check at the horizon goes to quiescence, which searches every evasion.
-        if in_check && ply < MAX_PLY / 2 && tp!(CHECK_EXTENSION) > 0 {
-            depth += 1;
-        }
+        // Step 1. No check extension, as in KaggleFish: a node in check at the horizon goes
+        // to quiescence, which searches every evasion.
 
         // Step 2. Quiescence search at the horizon.
         if depth <= 0 {
@@ -951,11 +948,6 @@ impl Searcher {
             let child = self.make_move(pos, ply, m, extension == 2);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
-            // The check extension is the child's (step 1), to a depth of at least 1 here.
-            stats!(
-                self.stats.ext_check +=
-                    u64::from(tp!(CHECK_EXTENSION) > 0 && child.in_check() && ply + 1 < MAX_PLY / 2)
-            );
             stats!(self.stats.ext_singular += u64::from(extension > 0));
 
             // Step 13. Principal variation search with late-move reductions: the first move
