@@ -127,7 +127,7 @@ impl Env for System {
                 s.start += nl + 1;
                 if s.overflow {
                     s.overflow = false;
-                    self.out_of_band = "input line longer than 16384 bytes, ignored";
+                    self.out_of_band = "input line too long (16 KiB), ignored";
                     return Some("");
                 }
                 let line = &s.buf[line_start..line_start + nl];
@@ -135,7 +135,7 @@ impl Env for System {
                 return match ascii(line) {
                     Some(text) => Some(text),
                     None => {
-                        self.out_of_band = "input line is not ASCII (UCI is ASCII)";
+                        self.out_of_band = "input line not ASCII, ignored";
                         Some("")
                     }
                 };

@@ -157,17 +157,32 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     Bitboard(generated::PAWN_ATTACKS[color.index()][sq.index()])
 }
 
-/// Bishop attacks from `sq` given the occupied squares.
-#[inline(always)]
+/// Bishop attacks from `sq` given the occupied squares. Out of line: seven callers each
+/// held a copy of the lookups; the move generator and `update_check_info` (every move
+/// made), the hottest, keep theirs through [`bishop_inline`] (−350 B for no measurable
+/// speed: 0.980x against 0.981x nodes/s on the positions of real games with all seven).
+#[inline(never)]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
+    bishop_inline(sq, occupied)
+}
+
+/// Rook attacks from `sq` given the occupied squares; out of line as [`bishop`].
+#[inline(never)]
+pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_inline(sq, occupied)
+}
+
+/// [`bishop`] inlined, for the hottest callers.
+#[inline(always)]
+pub fn bishop_inline(sq: Square, occupied: Bitboard) -> Bitboard {
     let i = sq.index();
     let lines = &sliders().lines[i];
     Bitboard(line_attacks(i, lines[1], occupied.0) | line_attacks(i, lines[2], occupied.0))
 }
 
-/// Rook attacks from `sq` given the occupied squares.
+/// [`rook`] inlined, for the hottest callers.
 #[inline(always)]
-pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
+pub fn rook_inline(sq: Square, occupied: Bitboard) -> Bitboard {
     let i = sq.index();
     Bitboard(line_attacks(i, sliders().lines[i][0], occupied.0) | file_attacks(i, occupied.0))
 }

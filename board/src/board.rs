@@ -226,8 +226,10 @@ impl Position {
                 & (self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Queen.index()]))
     }
 
-    /// True if a piece of `by` attacks `sq` with the given occupancy.
-    #[inline]
+    /// True if a piece of `by` attacks `sq` with the given occupancy. Not inlined: its
+    /// callers (the king's moves, castling's squares, the FEN reader) each held a copy of
+    /// the whole test (−231 B).
+    #[inline(never)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.by_color[by.index()];
         (attacks::knight(sq) & self.by_type[PieceType::Knight.index()] & them).any()
@@ -355,8 +357,8 @@ impl Position {
         self.checkers = self.attackers_to(king, occupied) & self.by_color[them.index()];
         // Enemy sliders that would hit the king on an empty board; one of our pieces alone
         // between such a slider and the king is pinned.
-        let snipers = (attacks::rook(king, Bitboard::EMPTY) & self.straight_sliders(them))
-            | (attacks::bishop(king, Bitboard::EMPTY) & self.diagonal_sliders(them));
+        let snipers = (attacks::rook_inline(king, Bitboard::EMPTY) & self.straight_sliders(them))
+            | (attacks::bishop_inline(king, Bitboard::EMPTY) & self.diagonal_sliders(them));
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = attacks::between(king, sniper) & occupied;
@@ -534,8 +536,9 @@ impl Position {
             && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & !Bitboard::LIGHT).is_empty())
     }
 
-    /// The position after `m` (copy-make convenience).
-    #[inline]
+    /// The position after `m` (copy-make convenience). Not inlined: each of its five
+    /// callers held a copy of the position's copy (−75 B).
+    #[inline(never)]
     pub fn after(&self, m: Move) -> Position {
         let mut next = *self;
         next.make(m);

@@ -160,7 +160,7 @@ fn generate(pos: &Position, list: &mut MoveList, noisy: bool, quiet: bool) {
         push_all(list, from, t & !theirs, MoveFlag::Quiet);
     }
     for from in pos.diagonal_sliders(us) {
-        let mut t = attacks::bishop(from, occupied) & targets;
+        let mut t = attacks::bishop_inline(from, occupied) & targets;
         if pinned.contains(from) {
             t &= attacks::line(king, from);
         }
@@ -168,7 +168,7 @@ fn generate(pos: &Position, list: &mut MoveList, noisy: bool, quiet: bool) {
         push_all(list, from, t & !theirs, MoveFlag::Quiet);
     }
     for from in pos.straight_sliders(us) {
-        let mut t = attacks::rook(from, occupied) & targets;
+        let mut t = attacks::rook_inline(from, occupied) & targets;
         if pinned.contains(from) {
             t &= attacks::line(king, from);
         }
@@ -197,14 +197,6 @@ fn generate_en_passant(
             add(list, Move::new(from, ep, MoveFlag::EnPassant));
         }
     }
-}
-
-/// [`Position::is_attacked`] out of line, for cold callers: castling's four squares
-/// (inlined, each was a copy of the whole attack test, −523 B; the test runs only while a
-/// castling right is held and its path is empty) and the FEN reader's check test.
-#[inline(never)]
-pub fn attacked(pos: &Position, sq: Square, by: Color, occupied: Bitboard) -> bool {
-    pos.is_attacked(sq, by, occupied)
 }
 
 /// Castling: the right is held, the squares between king and rook are empty, and the king
@@ -237,15 +229,15 @@ fn generate_castling(pos: &Position, list: &mut MoveList, us: Color, occupied: B
     let them = !us;
     if rights.contains(king_side)
         && (occupied & (f.bb() | g.bb())).is_empty()
-        && !attacked(pos, f, them, occupied)
-        && !attacked(pos, g, them, occupied)
+        && !pos.is_attacked(f, them, occupied)
+        && !pos.is_attacked(g, them, occupied)
     {
         add(list, Move::new(e, g, MoveFlag::KingCastle));
     }
     if rights.contains(queen_side)
         && (occupied & (b.bb() | c.bb() | d.bb())).is_empty()
-        && !attacked(pos, d, them, occupied)
-        && !attacked(pos, c, them, occupied)
+        && !pos.is_attacked(d, them, occupied)
+        && !pos.is_attacked(c, them, occupied)
     {
         add(list, Move::new(e, c, MoveFlag::QueenCastle));
     }
@@ -266,9 +258,9 @@ impl MoveError {
     /// A short explanation.
     pub const fn reason(self) -> &'static str {
         match self {
-            MoveError::Syntax => "not a UCI move (expected e.g. e2e4 or e7e8q)",
-            MoveError::MissingPromotion => "a promotion needs its piece letter (e.g. e7e8q)",
-            MoveError::Illegal => "not a legal move in this position",
+            MoveError::Syntax => "not a UCI move",
+            MoveError::MissingPromotion => "no promotion letter",
+            MoveError::Illegal => "illegal move",
         }
     }
 }

@@ -32,8 +32,9 @@ impl Rules {
     /// engine: the harness never counts its opening, and every opening has white to move,
     /// so under Kaggle rules a start position with white to move is not counted while one
     /// with black to move (the position the adapter first sees when it plays black, already
-    /// reached by white's move) is counted once.
-    #[inline]
+    /// reached by white's move) is counted once. Not inlined: three callers in the search
+    /// each held a copy (−84 B).
+    #[inline(never)]
     pub fn repetition_key(self, pos: &Position, game_start: bool) -> u64 {
         match self {
             Rules::Fide => pos.key(),

@@ -468,13 +468,16 @@ impl Accumulator {
         }
     }
 
-    /// The evaluation in centipawns from `side`'s view (`side` to move) with `pieces` on
-    /// the board. Never inlined: the search calls it from four places.
+    /// The evaluation in centipawns of `pos`, whose accumulator this is, from its side to
+    /// move's view. Never inlined: the search calls it from four places. It takes the
+    /// position, not the side and the piece count: counting pieces is a long bit trick on
+    /// the baseline target, and each caller held a copy (−17 B).
     #[inline(never)]
     #[allow(clippy::absurd_extreme_comparisons)] // DENSE is the net file's (see W2_BYTES)
-    pub fn evaluate(&self, side: Color, pieces: u32) -> i32 {
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let side = pos.side_to_move();
         let (us, them) = (&self.0[side.index()], &self.0[1 - side.index()]);
-        let bucket = output_bucket(pieces);
+        let bucket = output_bucket(pos.occupied().count());
         let w2 = W2 + bucket * W2_BYTES;
         let b2 = i64::from(read_i32(B2 + 4 * bucket));
         let (sum, units) = if DENSE > 0 {
@@ -649,7 +652,7 @@ fn screlu_terms(acc: &[i16], weights: &[i16]) -> i32 {
 /// The evaluation of `pos` from its side to move's view, from scratch (tools and tests;
 /// the search keeps accumulators and calls [`Accumulator::evaluate`]).
 pub fn evaluate(pos: &Position) -> i32 {
-    Accumulator::new(pos).evaluate(pos.side_to_move(), pos.occupied().count())
+    Accumulator::new(pos).evaluate(pos)
 }
 
 #[cfg(test)]

@@ -436,16 +436,11 @@ impl Searcher {
         });
     }
 
-    /// Polls input and the clock every few nodes; sets `stopped` when the search must end.
-    #[inline]
+    /// Polls input and the clock (every [`CHECK_EVERY_NODES`] nodes); sets `stopped` when
+    /// the search must end. Out of line: one copy instead of one in each search function
+    /// (−148 B).
+    #[inline(never)]
     fn check_limits(&mut self, host: &mut dyn SearchHost) {
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-            return;
-        }
-        if !self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
-            return;
-        }
         match host.poll() {
             Poll::Continue => {}
             Poll::Stop => self.stopped = true,
@@ -475,7 +470,7 @@ impl Searcher {
     #[inline]
     fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
         #[cfg(feature = "nnue")]
-        return self.acc[ply].evaluate(pos.side_to_move(), pos.occupied().count());
+        return self.acc[ply].evaluate(pos);
         #[cfg(not(feature = "nnue"))]
         {
             let _ = ply;
@@ -509,7 +504,11 @@ impl Searcher {
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
         self.nodes += 1;
-        self.check_limits(host);
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            self.check_limits(host);
+        }
         self.seldepth = self.seldepth.max(ply);
         !self.stopped
     }

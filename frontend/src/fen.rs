@@ -47,13 +47,13 @@ impl FenField {
     /// Human-readable name of the field.
     pub const fn name(self) -> &'static str {
         match self {
-            FenField::Placement => "piece placement",
+            FenField::Placement => "placement",
             FenField::SideToMove => "side to move",
-            FenField::Castling => "castling rights",
-            FenField::EnPassant => "en passant square",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en passant",
             FenField::HalfmoveClock => "halfmove clock",
             FenField::FullmoveNumber => "fullmove number",
-            FenField::Trailing => "after the fullmove number",
+            FenField::Trailing => "end",
             FenField::Position => "position",
         }
     }
@@ -84,21 +84,22 @@ pub const MAX_HALFMOVE: u16 = 1000;
 pub const MAX_FULLMOVE: u16 = 9999;
 
 fn parse_counter(text: &str, field: FenField, max: u16) -> Result<u16, FenError> {
-    if text.starts_with('-') {
-        return err(field, "must not be negative");
+    // Digits only (a sign is refused); the value saturates, so any length is safe.
+    let mut value = 0u32;
+    for b in text.bytes() {
+        if !b.is_ascii_digit() {
+            return err(field, "not a count");
+        }
+        value = (value * 10 + (b - b'0') as u32).min(1 << 16);
     }
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return err(field, "must be a whole number");
-    }
-    if text.len() > 5 {
-        return err(field, "is too large");
-    }
-    let value = text.bytes().fold(0u32, |acc, b| acc * 10 + (b - b'0') as u32);
     if value > max as u32 {
-        return err(field, "is too large");
+        return err(field, "too large");
     }
     Ok(value as u16)
 }
+
+const RANK_WIDTH: &str = "a rank is not 8 squares";
+const RANKS: &str = "not 8 ranks";
 
 fn parse_placement(pos: &mut Position, text: &str) -> Result<(), FenError> {
     use FenField::Placement as F;
@@ -108,10 +109,10 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), FenError> {
     for c in text.bytes() {
         if c == b'/' {
             if file < 8 {
-                return err(F, "a rank has fewer than 8 squares");
+                return err(F, RANK_WIDTH);
             }
             if rank == 0 {
-                return err(F, "more than 8 ranks");
+                return err(F, RANKS);
             }
             rank -= 1;
             file = 0;
@@ -123,17 +124,17 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), FenError> {
             }
             file += 1;
         } else {
-            return err(F, "unexpected character (allowed: PNBRQKpnbrqk, 1-8, /)");
+            return err(F, "unexpected character");
         }
         if file > 8 {
-            return err(F, "a rank has more than 8 squares");
+            return err(F, RANK_WIDTH);
         }
     }
     if file < 8 {
-        return err(F, "a rank has fewer than 8 squares");
+        return err(F, RANK_WIDTH);
     }
     if rank > 0 {
-        return err(F, "fewer than 8 ranks");
+        return err(F, RANKS);
     }
     Ok(())
 }
@@ -150,32 +151,22 @@ fn check_material(pos: &Position) -> Result<(), FenError> {
     }
     for color in Color::ALL {
         let count = |kind| counts[Piece::new(color, kind).index()];
-        let white = color == Color::White;
-        match (count(PieceType::King), white) {
-            (0, true) => return err(F, "white has no king"),
-            (0, false) => return err(F, "black has no king"),
-            (2.., true) => return err(F, "white has more than one king"),
-            (2.., false) => return err(F, "black has more than one king"),
-            _ => {}
+        if count(PieceType::King) != 1 {
+            return err(F, "a side has no king or more than one");
         }
-        if PieceType::ALL.into_iter().map(count).sum::<i32>() > 16 {
-            return err(F, "a side has more than 16 pieces");
-        }
+        // Every piece beyond the initial set must have been a pawn. This also bounds the
+        // pawns (at most 8) and the pieces (at most 16), and with them the move lists.
         let pawns = count(PieceType::Pawn);
-        if pawns > 8 {
-            return err(F, "a side has more than 8 pawns");
-        }
-        // Every piece beyond the initial set must have been a pawn.
         let promoted = (count(PieceType::Queen) - 1).max(0)
             + (count(PieceType::Rook) - 2).max(0)
             + (count(PieceType::Bishop) - 2).max(0)
             + (count(PieceType::Knight) - 2).max(0);
         if promoted > 8 - pawns {
-            return err(F, "a side has more promoted pieces than missing pawns");
+            return err(F, "a side has more pieces than a game can give it");
         }
     }
     if (pos.pieces_of_type(PieceType::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).any() {
-        return err(F, "a pawn stands on the first or last rank");
+        return err(F, "a pawn on the first or last rank");
     }
     Ok(())
 }
@@ -187,32 +178,12 @@ fn parse_castling(pos: &Position, text: &str) -> Result<CastlingRights, FenError
     }
     let mut rights = CastlingRights::empty();
     for c in text.bytes() {
-        let (right, king, rook, missing) = match c {
-            b'K' => (
-                CastlingRights::WHITE_KING,
-                Square::E1,
-                Square::H1,
-                "K needs the white king on e1 and a white rook on h1",
-            ),
-            b'Q' => (
-                CastlingRights::WHITE_QUEEN,
-                Square::E1,
-                Square::A1,
-                "Q needs the white king on e1 and a white rook on a1",
-            ),
-            b'k' => (
-                CastlingRights::BLACK_KING,
-                Square::E8,
-                Square::H8,
-                "k needs the black king on e8 and a black rook on h8",
-            ),
-            b'q' => (
-                CastlingRights::BLACK_QUEEN,
-                Square::E8,
-                Square::A8,
-                "q needs the black king on e8 and a black rook on a8",
-            ),
-            _ => return err(F, "expected '-' or letters from KQkq (Chess960 is not supported)"),
+        let (right, king, rook) = match c {
+            b'K' => (CastlingRights::WHITE_KING, Square::E1, Square::H1),
+            b'Q' => (CastlingRights::WHITE_QUEEN, Square::E1, Square::A1),
+            b'k' => (CastlingRights::BLACK_KING, Square::E8, Square::H8),
+            b'q' => (CastlingRights::BLACK_QUEEN, Square::E8, Square::A8),
+            _ => return err(F, "expected - or letters of KQkq (no Chess960)"),
         };
         if rights.contains(right) {
             return err(F, "a right is repeated");
@@ -221,12 +192,14 @@ fn parse_castling(pos: &Position, text: &str) -> Result<CastlingRights, FenError
         if pos.piece_on(king) != Some(Piece::new(color, PieceType::King))
             || pos.piece_on(rook) != Some(Piece::new(color, PieceType::Rook))
         {
-            return err(F, missing);
+            return err(F, "a right without its king and rook at home");
         }
         rights |= right;
     }
     Ok(rights)
 }
+
+const NO_PUSH: &str = "no double push could have left it";
 
 fn parse_en_passant(pos: &Position, text: &str) -> Result<Option<Square>, FenError> {
     use FenField::EnPassant as F;
@@ -234,22 +207,22 @@ fn parse_en_passant(pos: &Position, text: &str) -> Result<Option<Square>, FenErr
         return Ok(None);
     }
     let Some(sq) = Square::parse(text.as_bytes()) else {
-        return err(F, "expected '-' or a square such as e3");
+        return err(F, "expected - or a square");
     };
     let us = pos.side_to_move();
     let rank = if us == Color::White { 5 } else { 2 };
     if sq.rank() != rank {
-        return err(F, "must be on the 6th rank with white to move, the 3rd with black");
+        return err(F, NO_PUSH);
     }
     let (pushed, origin) = match us {
         Color::White => (sq.offset(-8), sq.offset(8)),
         Color::Black => (sq.offset(8), sq.offset(-8)),
     };
     if pos.piece_on(pushed) != Some(Piece::new(!us, PieceType::Pawn)) {
-        return err(F, "no pawn stands where the double push would have ended");
+        return err(F, NO_PUSH);
     }
     if pos.piece_on(sq).is_some() || pos.piece_on(origin).is_some() {
-        return err(F, "the squares the pawn passed over are not empty");
+        return err(F, NO_PUSH);
     }
     Ok(Some(sq))
 }
@@ -272,7 +245,7 @@ impl Fen for Position {
         let mut pos = Position::empty();
 
         let Some(placement) = fields.next() else {
-            return err(FenField::Placement, "the FEN is empty");
+            return err(FenField::Placement, "missing");
         };
         parse_placement(&mut pos, placement)?;
         check_material(&pos)?;
@@ -280,7 +253,7 @@ impl Fen for Position {
         pos.set_side_to_move(match fields.next() {
             Some("w") => Color::White,
             Some("b") => Color::Black,
-            Some(_) => return err(FenField::SideToMove, "expected 'w' or 'b'"),
+            Some(_) => return err(FenField::SideToMove, "expected w or b"),
             None => return err(FenField::SideToMove, "missing"),
         });
         let Some(castling) = fields.next() else {
@@ -300,16 +273,16 @@ impl Fen for Position {
         }
         pos.set_clocks(halfmove, fullmove);
         if fields.next().is_some() {
-            return err(FenField::Trailing, "unexpected text after the sixth field");
+            return err(FenField::Trailing, "unexpected text after six fields");
         }
 
         let us = pos.side_to_move();
-        if minnow_engine::movegen::attacked(&pos, pos.king_square(!us), us, pos.occupied()) {
+        if pos.is_attacked(pos.king_square(!us), us, pos.occupied()) {
             return err(FenField::Position, "the side not to move is in check");
         }
         pos.finish_setup();
         if pos.checkers().count() > 2 {
-            return err(FenField::Position, "more than two pieces give check");
+            return err(FenField::Position, "more than two checkers");
         }
         Ok(pos)
     }

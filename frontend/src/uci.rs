@@ -184,15 +184,19 @@ impl Uci {
                 out.put(concat!("id name ", engine_name!(), " ", env!("MINNOW_BUILD"), " "))
                     .put(minnow_engine::EVAL_NAME)
                     .put("\nid author the minnow developers\noption name Hash type spin default ")
-                .num(DEFAULT_HASH_MIB as u64)
-                .put(" min 1 max ")
-                .num(self.searcher.tt.max_mib() as u64)
-                .put(concat!(
-                    "\noption name Threads type spin default 1 min 1 max 1",
-                    "\noption name Ponder type check default false",
-                    "\noption name OwnBook type check default false",
-                    "\noption name Move Overhead type spin default "
-                ))
+                    .num(DEFAULT_HASH_MIB as u64)
+                    .put(" min 1 max ")
+                    .num(self.searcher.tt.max_mib() as u64)
+                    .put(concat!(
+                        "\noption name Threads type spin default 1 min 1 max 1",
+                        "\noption name Ponder type check default false",
+                    ));
+                // OwnBook only with a book compiled in to answer from (the shipped build
+                // embeds none since gen13).
+                if book::BOOK.len() > book::HEADER {
+                    out.put("\noption name OwnBook type check default false");
+                }
+                out.put("\noption name Move Overhead type spin default ")
                 .num(DEFAULT_MOVE_OVERHEAD)
                 .put(" min 0 max 5000\noption name Kaggle Rules type check default false\noption name Clear Hash type button\n");
                 #[cfg(feature = "tune")]
@@ -302,14 +306,11 @@ impl Uci {
                 }
             }
             Some(other) => {
-                error(out)
-                    .put("position: expected 'startpos' or 'fen', got '")
-                    .put(excerpt(other))
-                    .put("'\n");
+                error(out).put("position: expected startpos or fen, got '").put(excerpt(other)).put("'\n");
                 return;
             }
             None => {
-                error(out).put("position: expected 'startpos' or 'fen'\n");
+                error(out).put("position: expected startpos or fen\n");
                 return;
             }
         };
@@ -371,10 +372,7 @@ impl Uci {
                 let depth = match tokens.next().and_then(integer) {
                     Some(d) if (0..=i64::from(MAX_PERFT_DEPTH)).contains(&d) => d as u32,
                     _ => {
-                        error(out)
-                            .put("go perft: expected a depth from 0 to ")
-                            .num(MAX_PERFT_DEPTH as u64)
-                            .put("\n");
+                        error(out).put("go perft: depth 0 to ").num(MAX_PERFT_DEPTH as u64).put("\n");
                         return Flow::Continue;
                     }
                 };
@@ -389,7 +387,7 @@ impl Uci {
             if let Some(i) = GO_NUMBERS.iter().position(|&name| name == token) {
                 // Negative values (a clock run out) count as 0.
                 let Some(value) = tokens.next().and_then(integer) else {
-                    error(out).put("go: '").put(token).put("' needs a number\n");
+                    error(out).put("go: ignored '").put(token).put("' (no number)\n");
                     continue;
                 };
                 let v = value.max(0) as u64;
@@ -415,11 +413,9 @@ impl Uci {
             match token {
                 "infinite" => limits.infinite = true,
                 "ponder" => limits.ponder = true,
-                "searchmoves" | "mate" => {
-                    error(out).put("go: '").put(token).put("' is not supported, ignored\n");
-                }
+                // Unknown, or not supported (searchmoves, mate).
                 other => {
-                    error(out).put("go: unknown parameter '").put(excerpt(other)).put("' ignored\n");
+                    error(out).put("go: ignored '").put(excerpt(other)).put("'\n");
                 }
             }
         }
@@ -462,7 +458,7 @@ impl Uci {
     #[inline(never)]
     fn cmd_setoption<'a>(&mut self, mut tokens: impl Iterator<Item = &'a str>, out: &mut dyn Output) {
         if tokens.next() != Some("name") {
-            error(out).put("setoption: expected 'setoption name <id> [value <x>]'\n");
+            error(out).put("setoption: expected 'name'\n");
             return;
         }
         // The name runs up to "value" and may contain spaces ("Move Overhead").
@@ -483,77 +479,48 @@ impl Uci {
             Some("false") => Some(false),
             _ => None,
         };
-        if name.eq_ignore_ascii_case("Hash") {
+        // Each known option answers whether its value was valid.
+        let valid = if name.eq_ignore_ascii_case("Hash") {
             let max = self.searcher.tt.max_mib() as i64;
-            match number {
-                Some(mib) => self.searcher.tt.resize(clamp_spin(out, "Hash", mib, 1, max) as usize),
-                None => {
-                    error(out).put("setoption: Hash must be a number from 1 to ").num(max as u64).put("\n");
-                }
-            }
+            number.map(|mib| self.searcher.tt.resize(clamp_spin(out, "Hash", mib, 1, max) as usize)).is_some()
         } else if name.eq_ignore_ascii_case("Clear Hash") {
             self.searcher.clear();
+            true
         } else if name.eq_ignore_ascii_case("Threads") {
-            match number {
-                Some(n) => {
-                    clamp_spin(out, "Threads", n, 1, 1);
-                }
-                None => {
-                    error(out).put("setoption: Threads must be 1\n");
-                }
-            }
+            number.map(|n| clamp_spin(out, "Threads", n, 1, 1)).is_some()
         } else if name.eq_ignore_ascii_case("Ponder") {
-            match check {
-                Some(on) => self.ponder = on,
-                None => {
-                    error(out).put("setoption: Ponder must be true or false\n");
-                }
-            }
+            check.map(|on| self.ponder = on).is_some()
         } else if name.eq_ignore_ascii_case("OwnBook") {
-            match check {
-                Some(on) => self.own_book = on,
-                None => {
-                    error(out).put("setoption: OwnBook must be true or false\n");
-                }
-            }
+            check.map(|on| self.own_book = on).is_some()
         } else if name.eq_ignore_ascii_case("Move Overhead") {
-            match number {
-                Some(ms) => self.move_overhead = clamp_spin(out, "Move Overhead", ms, 0, 5000) as u64,
-                None => {
-                    error(out).put("setoption: Move Overhead must be a number from 0 to 5000\n");
-                }
-            }
+            number
+                .map(|ms| self.move_overhead = clamp_spin(out, "Move Overhead", ms, 0, 5000) as u64)
+                .is_some()
         } else if name.eq_ignore_ascii_case("Kaggle Rules") {
-            match check {
-                Some(on) => {
+            check
+                .map(|on| {
                     self.searcher.rules = if on { Rules::Kaggle } else { Rules::Fide };
                     self.rebuild_history();
-                }
-                None => {
-                    error(out).put("setoption: Kaggle Rules must be true or false\n");
-                }
-            }
+                })
+                .is_some()
         } else {
             #[cfg(feature = "tune")]
             if let Some(t) =
                 minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
             {
-                match number {
-                    Some(v) => {
-                        t.set(clamp_spin(out, t.name, v, t.min.into(), t.max.into()) as i32);
-                    }
-                    None => {
-                        error(out)
-                            .put("setoption: ")
-                            .put(t.name)
-                            .put(" must be a number from ")
-                            .signed(t.min);
-                        out.put(" to ").signed(t.max).put("\n");
-                    }
+                let valid =
+                    number.map(|v| t.set(clamp_spin(out, t.name, v, t.min.into(), t.max.into()) as i32));
+                if valid.is_none() {
+                    error(out).put("setoption: invalid value for ").put(t.name).put("\n");
                 }
                 return;
             }
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
+            return;
+        };
+        if !valid {
+            // The `uci` answer gives each option's type and range.
+            error(out).put("setoption: invalid value for ").put(&name).put("\n");
         }
     }
 
@@ -565,7 +532,7 @@ impl Uci {
         match depth.map_or(Some(i64::from(BENCH_DEPTH)), integer) {
             Some(d @ 1..=64) => self.bench(d as i32, out, env),
             _ => {
-                error(out).put("bench: expected a depth from 1 to 64\n");
+                error(out).put("bench: depth 1 to 64\n");
             }
         }
     }
@@ -613,7 +580,7 @@ impl UciHost<'_> {
             }
             None => Poll::Continue,
             Some(other) => {
-                error(self.out).put("busy searching, ignored '").put(excerpt(other)).put("'\n");
+                error(self.out).put("busy, ignored '").put(excerpt(other)).put("'\n");
                 Poll::Continue
             }
         };
@@ -712,8 +679,7 @@ fn integer(text: &str) -> Option<i64> {
 fn clamp_spin(out: &mut dyn Output, name: &str, value: i64, min: i64, max: i64) -> i64 {
     let clamped = value.clamp(min, max);
     if clamped != value {
-        out.put("info string ").put(name).put(" clamped to ").signed(clamped as i32);
-        out.put(" (range ").signed(min as i32).put(" to ").signed(max as i32).put(")\n");
+        out.put("info string ").put(name).put(" clamped to ").signed(clamped as i32).put("\n");
     }
     clamped
 }
