@@ -226,6 +226,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def process_state(pid: int) -> str:
+    """The one-letter state of a process (R: running), or "" if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
 def status_kib(pid: int | str, field: str) -> int:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -329,10 +338,17 @@ def play(args, index: int, opponent, work: Path) -> dict:
         with contextlib.suppress(OSError):
             os.kill(pid, 9)
             os.waitpid(pid, 0)  # the adapter's Popen would leave it a zombie
-    for pid in engine_processes(their_folder):
-        with contextlib.suppress(OSError):
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
+    # An opponent archive's processes end with its game too, wherever their binary lives:
+    # KaggleFish's agent writes its engine to /tmp, a new one each game, and never stops it;
+    # left running (some still pondering at full speed) they took a core from later games.
+    strays = 0
+    if isinstance(opponent, Submission):
+        for pid in children(os.getpid()):
+            with contextlib.suppress(OSError):
+                strays += process_state(pid) == "R"
+                os.kill(pid, 9)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
     # A timeout or an error loses (the harness sets that agent's reward to None).
     bad = ("TIMEOUT", "ERROR", "INVALID")
     if steps[-1][us].status in bad:
@@ -363,6 +379,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "banks": banks,
         "their_banks": their_banks,
         "peak_kib": peak,
+        "strays": strays,
         "pgn": game_pgn(steps, names, seed, result, reason),
         "hiccups": hiccup_line(ours.moves) if callable(ours) else "",
         "spike_count": sum(spike for spike, _ in ours.moves) if callable(ours) else 0,
@@ -527,6 +544,8 @@ def main() -> int:
     print(f"bank curve (median bank left after our move; games): {bank.summary(rows)}; "
           f"{args.curve}.svg, .csv")
     print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
+    if isinstance(opponent, Submission):
+        print(f"opponent processes still running at a game's end, killed: {sum(r['strays'] for r in records)}")
     if not isinstance(opponent, str) and opponent.failures:
         print(f"{args.name} failures ({len(opponent.failures)}, {opponent.restarts} restarts): "
               + "; ".join(sorted(set(opponent.failures))))

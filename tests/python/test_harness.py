@@ -606,9 +606,17 @@ def test_arena_plays_an_engine_in_the_harness(archive, tmp_path):
 
 def test_arena_plays_another_submission_through_its_own_main_py(archive, tmp_path):
     """`--opponent submission:ARCHIVE`: the other archive is unpacked per game and its main.py
-    is the agent (here one that plays its first legal move, so ours wins)."""
+    is the agent (here one that plays its first legal move, so ours wins). Like KaggleFish's,
+    it starts a process outside its folder each game and never stops it (here a busy loop):
+    the arena kills it when the game ends."""
     other = tmp_path / "other.tar.gz"
-    source = b"from Chessnut import Game\ndef agent(obs, config):\n    return list(Game(obs.board).get_moves())[0]\n"
+    pids = tmp_path / "pids"
+    source = (
+        "import subprocess, sys\n"
+        f"p = subprocess.Popen([sys.executable, '-c', 'while True: pass'])\n"
+        f"open({str(pids)!r}, 'a').write(f'{{p.pid}}\\n')\n"
+        "from Chessnut import Game\ndef agent(obs, config):\n    return list(Game(obs.board).get_moves())[0]\n"
+    ).encode()
     with tarfile.open(other, "w:gz") as tar:
         info = tarfile.TarInfo("main.py")
         info.size = len(source)
@@ -616,6 +624,11 @@ def test_arena_plays_another_submission_through_its_own_main_py(archive, tmp_pat
     out, r = arena(archive[0], tmp_path, f"submission:{other}", 2)
     assert "vs submission other.tar.gz" in out, out
     assert int(r["wins"]) == 2 and r["timeouts"] == "0" and r["errors"] == "0", out
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) >= 2, started  # one a game at least
+    assert "opponent processes still running at a game's end, killed: 2" in out, out
+    for pid in started:
+        assert not Path(f"/proc/{pid}").exists(), f"process {pid} outlived its game"
     missing = subprocess.run([sys.executable, str(ROOT / "tools/arena.py"), "--opponent", f"submission:{tmp_path}/none.tar.gz"],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode != 0 and "no submission archive" in missing.stderr, missing.stderr
