@@ -311,6 +311,7 @@ impl Searcher {
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         let mut score = 0;
+        let mut average = 0;
         let mut stability = 0;
         for depth in 1..=max_depth {
             self.root_nodes.fill(0);
@@ -318,8 +319,9 @@ impl Searcher {
             // more; on failure widen the failing side, delta growing by a quarter and 2 cp,
             // and search the iteration again (a ply shallower after each fail high).
             let mut delta = tp!(ASPIRATION_DELTA);
+            let centre = if tp!(ASPIRATION_AVERAGE) > 0 { average } else { score };
             let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
-                ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+                ((centre - delta).max(-INFINITY), (centre + delta).min(INFINITY))
             } else {
                 (-INFINITY, INFINITY)
             };
@@ -364,6 +366,7 @@ impl Searcher {
             let previous_best = result.best;
             let previous_score = score;
             score = s;
+            average = if depth == 1 { s } else { (2 * s + average) / 3 };
             self.root_pv = self.pv[0];
             self.root_pv_len = self.pv_len[0];
             result.best = self.pv[0][0];
