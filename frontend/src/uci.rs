@@ -503,18 +503,9 @@ impl Uci {
                     self.rebuild_history();
                 })
                 .is_some()
+        } else if let Some(valid) = set_tunable(out, &name, number) {
+            valid
         } else {
-            #[cfg(feature = "tune")]
-            if let Some(t) =
-                minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))
-            {
-                let valid =
-                    number.map(|v| t.set(clamp_spin(out, t.name, v, t.min.into(), t.max.into()) as i32));
-                if valid.is_none() {
-                    error(out).put("setoption: invalid value for ").put(t.name).put("\n");
-                }
-                return;
-            }
             error(out).put("setoption: unknown option '").put(excerpt(&name)).put("'\n");
             return;
         };
@@ -682,6 +673,20 @@ fn clamp_spin(out: &mut dyn Output, name: &str, value: i64, min: i64, max: i64) 
         out.put("info string ").put(name).put(" clamped to ").signed(clamped as i32).put("\n");
     }
     clamped
+}
+
+/// `setoption` of a search tunable (the `tune` feature, for SPSA): whether its value was a
+/// number (clamped into its range), or `None` if no tunable has this name.
+#[cfg(feature = "tune")]
+fn set_tunable(out: &mut dyn Output, name: &str, number: Option<i64>) -> Option<bool> {
+    let t = minnow_engine::params::tune::ALL.iter().find(|t| name.eq_ignore_ascii_case(t.name))?;
+    Some(number.map(|v| t.set(clamp_spin(out, t.name, v, t.min.into(), t.max.into()) as i32)).is_some())
+}
+
+/// Without the `tune` feature no tunable is an option.
+#[cfg(not(feature = "tune"))]
+fn set_tunable(_: &mut dyn Output, _: &str, _: Option<i64>) -> Option<bool> {
+    None
 }
 
 /// The tree statistics of a search as one line, `info string stats name=N …
