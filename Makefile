@@ -17,9 +17,13 @@ main: venv submission
 	$(PYTHON) tools/measure.py
 	target/release/minnow bench
 
-# submission/submission.tar.gz; fails above 65,536 bytes.
+# The competition build: the network alone, without the `analysis` feature (MultiPV,
+# searchmoves, go mate…) that `cargo build --release` gives users; the same search (`Bench`).
+KAGGLE_BUILD := cargo build --release --no-default-features --features nnue --target-dir target/kaggle
+
+# submission/submission.tar.gz from target/kaggle/release/minnow; fails above 65,536 bytes.
 submission: venv
-	cargo build --release
+	$(KAGGLE_BUILD)
 	$(PYTHON) tools/package.py
 
 # A longer arena run: make arena OPPONENT='cmd="gnuchess --uci" option.Hash=4' GAMES=100
@@ -33,6 +37,7 @@ arena: submission
 # runs the search on the hand-crafted evaluation (the shipped build uses the network).
 test: venv
 	cargo build --release
+	$(KAGGLE_BUILD)
 	cargo test --workspace
 	cargo test --no-default-features --test search --test eval
 	cargo test -p minnow-engine --features tune --lib

@@ -154,7 +154,8 @@ fn searches_return_legal_moves_and_respect_limits() {
         let out = run(&[&format!("position fen {fen}"), "go nodes 3000"]);
         let mv = bestmove(&out);
         if legal_move_list(&pos).is_empty() {
-            assert_eq!(mv, "0000");
+            // Stockfish's answer in the users' build; the competition build's is shorter.
+            assert_eq!(mv, if cfg!(feature = "analysis") { "(none)" } else { "0000" });
         } else {
             assert!(parse_uci_move(&pos, mv).is_ok(), "{fen}: {mv}");
         }
@@ -164,7 +165,10 @@ fn searches_return_legal_moves_and_respect_limits() {
             .map(|t| t.split_whitespace().next().unwrap().parse().unwrap())
             .max()
             .unwrap_or(0);
-        assert!(nodes <= 3000, "{fen}: {nodes}");
+        // The users' build ends with a line of the total: nodes entered as the limit struck
+        // (a re-search already called) count, a few past it.
+        let limit = if cfg!(feature = "analysis") { 3000 + 64 } else { 3000 };
+        assert!(nodes <= limit, "{fen}: {nodes}");
     }
     let out = run(&["position startpos", "go depth 3"]);
     assert!(out.contains("info depth 3 "));
@@ -184,7 +188,12 @@ fn info_lines_are_well_formed_and_pvs_are_legal() {
         let fen = fen.join(" ");
         let out = run(&[&format!("position fen {fen}"), "go depth 9"]);
         for info in out.lines().filter(|l| l.starts_with("info depth")) {
-            let t: Vec<&str> = info.split_whitespace().collect();
+            let mut t: Vec<&str> = info.split_whitespace().collect();
+            // The users' build names the line (`multipv 1`) after seldepth, as Stockfish does.
+            if cfg!(feature = "analysis") {
+                assert_eq!((t[5], t[6]), ("multipv", "1"), "{info}");
+                t.drain(5..7);
+            }
             assert_eq!((t[1], t[3], t[5]), ("depth", "seldepth", "score"), "{info}");
             assert!(t[6] == "cp" || t[6] == "mate", "{info}");
             t[7].parse::<i32>().unwrap();

@@ -59,9 +59,12 @@ fn handshake() {
     // OwnBook only with a book compiled in (the shipped book is a header alone since gen13).
     let own_book = lines.contains(&"option name OwnBook type check default false");
     assert_eq!(own_book, minnow::book::BOOK.len() > minnow::book::HEADER, "{out}");
+    // MultiPV only in the users' build (the `analysis` feature).
+    let multipv = lines.contains(&"option name MultiPV type spin default 1 min 1 max 256");
+    assert_eq!(multipv, cfg!(feature = "analysis"), "{out}");
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("option name ")).count(),
-        6 + own_book as usize,
+        6 + own_book as usize + multipv as usize,
         "{out}"
     );
     let uciok = lines.iter().position(|&l| l == "uciok").expect("uciok");

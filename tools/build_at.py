@@ -17,6 +17,8 @@ interpreter: use the venv's, `.venv/bin/python`, which has zopfli and the minifi
   archives of docs/time.md. The name must match exactly one definition.
 - `--features` and `--no-default-features` go to cargo as they are (`--features tune`: the
   search's constants as UCI options; `--no-default-features`: the hand-crafted evaluation).
+  A commit whose default build has the `analysis` feature (the users' build) is built as
+  `make submission` builds the shipped engine, `--no-default-features --features nnue`.
 
 The worktree is removed afterwards (also on failure); the build compiles from scratch in a
 temporary target directory, about a minute on two cores. Prints `BUILD rev=.. out=..`.
@@ -61,9 +63,14 @@ def parse_sets(items: list) -> dict:
     return values
 
 
-def cargo_command(target_dir: str, features: str | None, no_default: bool) -> list:
-    """The cargo invocation that builds the shipped binary."""
+def cargo_command(target_dir: str, features: str | None, no_default: bool, split: bool = False) -> list:
+    """The cargo invocation that builds the shipped binary. `split`: the commit's default
+    build is the users' (with its `analysis` feature), so the shipped one is the network
+    alone, `--no-default-features --features nnue` (and `features`), as `make submission`
+    builds it; with `no_default` the hand-crafted evaluation, as before."""
     command = ["cargo", "build", "--release", "--bin", "minnow", "--target-dir", target_dir]
+    if split and not no_default:
+        no_default, features = True, ",".join(f for f in ("nnue", features) if f)
     if no_default:
         command.append("--no-default-features")
     if features:
@@ -105,7 +112,9 @@ def main(argv: list | None = None) -> int:
         env = dict(os.environ)
         if args.net:
             env["MINNOW_NET"] = args.net if os.path.isabs(args.net) else os.path.join(tree, args.net)
-        command = cargo_command(os.path.join(scratch, "target"), args.features, args.no_default_features)
+        with open(os.path.join(tree, "Cargo.toml")) as f:
+            split = re.search(r"^analysis\s*=", f.read(), re.M) is not None
+        command = cargo_command(os.path.join(scratch, "target"), args.features, args.no_default_features, split)
         subprocess.run(command, cwd=tree, env=env, check=True)
         exe = os.path.join(out, "minnow")
         shutil.copy2(os.path.join(scratch, "target", "release", "minnow"), exe)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Size, linking, start-up time and memory of the minnow binary (figures: docs/design.md).
 
-    python3 tools/measure.py                  # target/release/minnow (built if missing)
+    python3 tools/measure.py                  # the shipped build, target/kaggle/release/minnow (built)
     python3 tools/measure.py --engine A --engine B   # measure given binaries side by side
 
 For each binary it reports the stripped size, its `xz -9e` size, whether `ldd` calls it
@@ -24,12 +24,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The competition build: the network alone, without the `analysis` feature (Makefile).
+KAGGLE_FLAGS = ["--no-default-features", "--features", "nnue", "--target-dir", str(ROOT / "target" / "kaggle")]
 
 
 def build() -> Path:
-    """Builds the release binary and returns its path."""
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    return ROOT / "target" / "release" / "minnow"
+    """Builds the shipped binary as `make submission` does and returns its path."""
+    subprocess.run(["cargo", "build", "--release", "--quiet", *KAGGLE_FLAGS], cwd=ROOT, check=True)
+    return ROOT / "target" / "kaggle" / "release" / "minnow"
 
 
 def xz_size(path: Path) -> int:
@@ -114,7 +116,7 @@ def variant_name(path: Path, width: int = NAME_WIDTH) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--engine", type=Path, action="append", help="binary to measure, repeatable (default: build target/release/minnow)"
+        "--engine", type=Path, action="append", help="binary to measure, repeatable (default: build the shipped target/kaggle/release/minnow)"
     )
     parser.add_argument("--runs", type=int, default=30, help="start-up runs (median)")
     args = parser.parse_args()

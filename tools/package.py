@@ -3,7 +3,11 @@
 The engine is packed without its section header table and section names, which only tools
 read (`drop_section_headers`).
 
-    python3 tools/package.py [--exe target/release/minnow] [--out submission/submission.tar.gz]
+    python3 tools/package.py [--exe target/kaggle/release/minnow] [--out submission/submission.tar.gz]
+
+The engine is the competition build, which `make submission` makes: the network alone
+(`--no-default-features --features nnue`, into target/kaggle/), without the `analysis`
+feature that `cargo build --release` has for analysis users (MultiPV and the rest).
 
 The engine is compressed as a raw LZMA2 stream behind the x86 branch filter (BCJ), with the
 literal-context settings measured best on this binary (lc=3 lp=0 pb=0: 409 bytes smaller
@@ -163,7 +167,8 @@ def blob_shares(exe: bytes, compressed_size: int, blobs: dict) -> tuple:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--exe", default=os.path.join(ROOT, "target/release/minnow"))
+    # The competition build (`make submission`), without the `analysis` feature's bytes.
+    ap.add_argument("--exe", default=os.path.join(ROOT, "target/kaggle/release/minnow"))
     ap.add_argument("--main", default=os.path.join(ROOT, "submission/main.py"))
     ap.add_argument("--out", default=os.path.join(ROOT, "submission/submission.tar.gz"))
     ap.add_argument("--no-strip", action="store_true", help="ship main.py as written, not minified")

@@ -78,6 +78,9 @@ pub struct Report<'a> {
     pub hashfull: u32,
     /// Principal variation.
     pub pv: &'a [Move],
+    /// Which line this is, from 1 (`MultiPV`, the `analysis` feature).
+    #[cfg(feature = "analysis")]
+    pub multipv: usize,
 }
 
 /// What the search needs from its surroundings.
@@ -109,6 +112,49 @@ pub struct SearchResult {
     pub quit: bool,
 }
 
+/// Most lines a `MultiPV` search shows (more than any position has legal moves).
+#[cfg(feature = "analysis")]
+pub const MAX_MULTIPV: usize = 256;
+
+/// One line of a multi-PV search: its score and principal variation at its last completed
+/// depth.
+#[cfg(feature = "analysis")]
+#[derive(Clone, Copy)]
+struct Line {
+    depth: i32,
+    score: i32,
+    len: usize,
+    pv: [Move; MAX_PLY + 1],
+}
+
+/// What an analysis user may ask of a search beyond its [`Limits`] (the `analysis` feature,
+/// not in the competition build): several lines, some root moves only, a mate. The front end
+/// sets `mate` and the root moves before each `go`; `multipv` is an option and stays.
+#[cfg(feature = "analysis")]
+pub struct Analysis {
+    /// `MultiPV`: the best lines searched and shown, each its own root move (0 reads as 1).
+    pub multipv: usize,
+    /// `go mate N`: stop once a mate in at most N moves is proven (0: no such limit).
+    pub mate: i32,
+    /// `go searchmoves`: only these root moves are searched (all when there are none).
+    pub root_moves: arrayvec::ArrayVec<Move, MAX_MULTIPV>,
+    /// The lines so far, best first after each depth.
+    lines: [Line; MAX_MULTIPV],
+    /// The line being searched: the first moves of the lines before it are left out.
+    line: usize,
+    /// The node count of the last report, so that a search stopped after it reports again.
+    reported_nodes: u64,
+}
+
+#[cfg(feature = "analysis")]
+impl Analysis {
+    /// Whether the root move `m` is searched in the current line.
+    fn allows(&self, m: Move) -> bool {
+        (self.root_moves.is_empty() || self.root_moves.contains(&m))
+            && !self.lines[..self.line].iter().any(|l| l.pv[0] == m)
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct PlyState {
     static_eval: i32,
@@ -137,6 +183,13 @@ pub struct Searcher {
     /// The tree statistics of the last search (the `stats` feature).
     #[cfg(feature = "stats")]
     pub stats: Stats,
+    /// Lines, root moves and mates asked for (the `analysis` feature).
+    #[cfg(feature = "analysis")]
+    pub analysis: Analysis,
+    /// When `go` came: `info` times count from it, also after `ponderhit` (the `analysis`
+    /// feature; the competition build counts from the hit, which no one reads there).
+    #[cfg(feature = "analysis")]
+    go_ms: u64,
     nodes: u64,
     seldepth: usize,
     /// The root's best move held through the last iteration, past depth 10 (step 13).
@@ -223,9 +276,11 @@ impl Searcher {
         // histories' storage), an enum or an `Option` (a zeroed reference is invalid; enum
         // and `Option` layouts are not guaranteed). Every other field is an integer, a bool,
         // or an array or struct of them (`Move` is a `u16`, `PlyState`, `Accumulator` and
-        // `Stats` hold integers, and so do the other tables of `Histories`), for which all-zero
-        // bytes are valid and are the values a fresh searcher starts from (`Move::NONE` is
-        // 0, as `Histories::new` has it). So the value is fully initialised when
+        // `Stats` hold integers, and so do the other tables of `Histories`; the `analysis`
+        // feature's `Analysis` holds integers, moves and an `ArrayVec` of moves, whose length
+        // is an integer and whose items are `MaybeUninit`), for which all-zero bytes are valid
+        // and are the values a fresh searcher starts from (`Move::NONE` is 0, as
+        // `Histories::new` has it; a `MultiPV` of 0 reads as 1). So the value is fully initialised when
         // `assume_init` runs. (Writing a whole `Histories::new` here built its 38 KB on the
         // stack with unrolled stores: 1.1 KB of code.)
         unsafe {
@@ -265,6 +320,12 @@ impl Searcher {
         host: &mut dyn SearchHost,
     ) -> SearchResult {
         self.start_ms = host.now_ms();
+        #[cfg(feature = "analysis")]
+        {
+            self.go_ms = self.start_ms;
+            self.analysis.line = 0;
+            self.analysis.reported_nodes = 0;
+        }
         self.limits = limits;
         self.overhead = overhead;
         self.pondering = limits.ponder;
@@ -291,6 +352,18 @@ impl Searcher {
             self.acc[0] = Accumulator::new(pos);
         }
         let root_moves = legal_move_list(pos);
+        #[cfg(feature = "analysis")]
+        let root_moves: crate::movegen::MoveList =
+            root_moves.into_iter().filter(|&m| self.analysis.allows(m)).collect();
+        // The lines searched: one, or as many as `MultiPV` asks and the root has moves.
+        #[cfg(feature = "analysis")]
+        let lines = self.analysis.multipv.clamp(1, root_moves.len().max(1));
+        #[cfg(feature = "analysis")]
+        for l in &mut self.analysis.lines[..lines] {
+            (l.depth, l.score) = (0, 0);
+        }
+        #[cfg(not(feature = "analysis"))]
+        let lines = 1;
         let mut result = SearchResult {
             best: root_moves.first().copied().unwrap_or(Move::NONE),
             ponder: Move::NONE,
@@ -300,6 +373,14 @@ impl Searcher {
             quit: false,
         };
         if root_moves.is_empty() {
+            // Mated or stalemated: the score, as analysis users expect one.
+            #[cfg(feature = "analysis")]
+            {
+                let score = if pos.in_check() { -MATE } else { DRAW };
+                self.pv_len[0] = 0;
+                self.root_pv_len = 0;
+                self.report(host, 0, score, Bound::Exact);
+            }
             self.finish(host);
             result.quit = self.quit;
             return result;
@@ -313,67 +394,98 @@ impl Searcher {
         let mut score = 0;
         let mut average = 0;
         let mut stability = 0;
-        for depth in 1..=max_depth {
+        'deepening: for depth in 1..=max_depth {
             self.root_nodes.fill(0);
-            // Aspiration windows: search a narrow window around the last score, which cuts
-            // more; on failure widen the failing side, delta growing by a quarter and 2 cp,
-            // and search the iteration again (a ply shallower after each fail high).
-            let mut delta = tp!(ASPIRATION_DELTA);
-            let centre = if tp!(ASPIRATION_AVERAGE) > 0 { average } else { score };
-            let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
-                ((centre - delta).max(-INFINITY), (centre + delta).min(INFINITY))
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
-            let mut failed_high = 0;
-            let iteration_score = loop {
-                let s = self.negamax(pos, (depth - failed_high).max(1), alpha, beta, 0, false, host);
-                debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
-                if self.stopped {
-                    break None;
-                }
-                stats!(self.stats.asp_fails += u64::from(s <= alpha || s >= beta));
-                if s <= alpha {
-                    // Fail low: lower alpha, and pull beta towards it.
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITY);
-                    failed_high = 0;
-                    self.report(host, depth, s, Bound::Upper);
-                } else if s >= beta {
-                    beta = (s + delta).min(INFINITY);
-                    failed_high += 1;
-                    self.report(host, depth, s, Bound::Lower);
-                } else {
-                    break Some(s);
-                }
-                delta += delta / 4 + 2;
-                if delta > tp!(ASPIRATION_MAX_DELTA) {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            };
-            let Some(s) = iteration_score else {
-                // Step 0. An iteration cut short by the clock: a root move that beat the
-                // previous best in it (searched to the end, so above alpha) is played
-                // (bundle, +58 Elo).
-                if self.pv_len[0] > 0 && self.pv[0][0] != result.best {
-                    result.best = self.pv[0][0];
-                    result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
-                }
-                break;
-            };
             let previous_best = result.best;
             let previous_score = score;
-            score = s;
-            average = if depth == 1 { s } else { (2 * s + average) / 3 };
-            self.root_pv = self.pv[0];
-            self.root_pv_len = self.pv_len[0];
-            result.best = self.pv[0][0];
-            result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
-            result.score = s;
-            result.depth = depth;
-            self.report(host, depth, s, Bound::Exact);
+            for line in 0..lines {
+                #[cfg(feature = "analysis")]
+                {
+                    // Each line's own last result: its fail-low line, its window's centre.
+                    let last = self.analysis.lines[line];
+                    self.analysis.line = line;
+                    self.root_pv = last.pv;
+                    self.root_pv_len = if last.depth > 0 { last.len } else { 0 };
+                    if line > 0 {
+                        score = last.score;
+                    }
+                }
+                // Aspiration windows: search a narrow window around the last score, which cuts
+                // more; on failure widen the failing side, delta growing by a quarter and 2 cp,
+                // and search the iteration again (a ply shallower after each fail high).
+                let mut delta = tp!(ASPIRATION_DELTA);
+                let centre = if tp!(ASPIRATION_AVERAGE) > 0 && line == 0 { average } else { score };
+                let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
+                    ((centre - delta).max(-INFINITY), (centre + delta).min(INFINITY))
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                stats!(self.stats.asp_iters += u64::from(alpha > -INFINITY || beta < INFINITY));
+                let mut failed_high = 0;
+                let iteration_score = loop {
+                    let s = self.negamax(pos, (depth - failed_high).max(1), alpha, beta, 0, false, host);
+                    debug_assert!(s > -INFINITY && s < INFINITY, "root score {s} out of range");
+                    if self.stopped {
+                        break None;
+                    }
+                    stats!(self.stats.asp_fails += u64::from(s <= alpha || s >= beta));
+                    if s <= alpha {
+                        // Fail low: lower alpha, and pull beta towards it.
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INFINITY);
+                        failed_high = 0;
+                        self.report(host, depth, s, Bound::Upper);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INFINITY);
+                        failed_high += 1;
+                        self.report(host, depth, s, Bound::Lower);
+                    } else {
+                        break Some(s);
+                    }
+                    delta += delta / 4 + 2;
+                    if delta > tp!(ASPIRATION_MAX_DELTA) {
+                        alpha = -INFINITY;
+                        beta = INFINITY;
+                    }
+                };
+                let Some(s) = iteration_score else {
+                    // Step 0. An iteration cut short by the clock: a root move that beat the
+                    // previous best in it (searched to the end, so above alpha) is played
+                    // (bundle, +58 Elo).
+                    if line == 0 && self.pv_len[0] > 0 && self.pv[0][0] != result.best {
+                        result.best = self.pv[0][0];
+                        result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+                    }
+                    break 'deepening;
+                };
+                #[cfg(feature = "analysis")]
+                {
+                    let l = &mut self.analysis.lines[line];
+                    (l.depth, l.score, l.len, l.pv) = (depth, s, self.pv_len[0], self.pv[0]);
+                }
+                if line > 0 {
+                    continue;
+                }
+                score = s;
+                average = if depth == 1 { s } else { (2 * s + average) / 3 };
+                self.root_pv = self.pv[0];
+                self.root_pv_len = self.pv_len[0];
+                result.best = self.pv[0][0];
+                result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+                result.score = s;
+                result.depth = depth;
+                #[cfg(not(feature = "analysis"))]
+                self.report(host, depth, s, Bound::Exact);
+            }
+            #[cfg(feature = "analysis")]
+            {
+                // The lines best first (a later line can come out above an earlier one), each
+                // shown; the first is the move played.
+                self.sort_lines(lines, &mut result);
+                score = result.score;
+                self.report_lines(host, lines);
+            }
+            let s = score;
 
             stability = if result.best == previous_best { stability + 1 } else { 0 };
             self.stable_root = depth > 10 && stability >= 1;
@@ -390,6 +502,32 @@ impl Searcher {
             if s.abs() >= MATE_BOUND && depth > 8 && self.time.timed && !self.pondering {
                 // A mate found and confirmed: no need to look further.
                 break;
+            }
+            // `go mate N`: a mate in N moves (2N - 1 plies) or sooner is proven.
+            #[cfg(feature = "analysis")]
+            if self.analysis.mate > 0 && s >= MATE - (2 * self.analysis.mate - 1) {
+                break;
+            }
+        }
+        #[cfg(feature = "analysis")]
+        {
+            // The last lines again with the search's own total, when it went on after them
+            // (a node limit or `stop`); `go mate` without a mate and no other limit waits
+            // for `stop`, as `infinite` does.
+            if self.nodes != self.analysis.reported_nodes && result.depth > 0 {
+                if lines > 1 {
+                    self.sort_lines(lines, &mut result);
+                }
+                self.report_lines(host, lines);
+            }
+            let mated = self.analysis.mate > 0 && result.score >= MATE - (2 * self.analysis.mate - 1);
+            if self.analysis.mate > 0
+                && !mated
+                && limits.depth.is_none()
+                && limits.nodes.is_none()
+                && !self.time.timed
+            {
+                self.limits.infinite = true;
             }
         }
         self.finish(host);
@@ -421,6 +559,9 @@ impl Searcher {
     }
 
     fn report(&mut self, host: &mut dyn SearchHost, depth: i32, score: i32, bound: Bound) {
+        #[cfg(feature = "analysis")]
+        let time_ms = host.now_ms().saturating_sub(self.go_ms);
+        #[cfg(not(feature = "analysis"))]
         let time_ms = self.elapsed(host);
         let hashfull = self.tt.hashfull();
         host.report(&Report {
@@ -436,7 +577,51 @@ impl Searcher {
             } else {
                 &self.root_pv[..self.root_pv_len]
             },
+            #[cfg(feature = "analysis")]
+            multipv: self.analysis.line + 1,
         });
+        #[cfg(feature = "analysis")]
+        {
+            self.analysis.reported_nodes = self.nodes;
+        }
+    }
+
+    /// Puts the first `lines` lines best first (stably: of equal scores the earlier stays
+    /// first) and makes the first the search's result.
+    #[cfg(feature = "analysis")]
+    fn sort_lines(&mut self, lines: usize, result: &mut SearchResult) {
+        let lines = &mut self.analysis.lines[..lines];
+        for i in 1..lines.len() {
+            let mut j = i;
+            while j > 0 && lines[j].score > lines[j - 1].score {
+                lines.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let best = lines[0];
+        (result.best, result.score) = (best.pv[0], best.score);
+        result.ponder = if best.len > 1 { best.pv[1] } else { Move::NONE };
+    }
+
+    /// Reports each of the first `lines` lines that has a result, as `multipv` 1, 2, …
+    #[cfg(feature = "analysis")]
+    fn report_lines(&mut self, host: &mut dyn SearchHost, lines: usize) {
+        let time_ms = host.now_ms().saturating_sub(self.go_ms);
+        let hashfull = self.tt.hashfull();
+        for (i, l) in self.analysis.lines[..lines].iter().enumerate().filter(|(_, l)| l.depth > 0) {
+            host.report(&Report {
+                depth: l.depth,
+                seldepth: self.seldepth,
+                score: l.score,
+                bound: Bound::Exact,
+                nodes: self.nodes,
+                time_ms,
+                hashfull,
+                pv: &l.pv[..l.len],
+                multipv: i + 1,
+            });
+        }
+        self.analysis.reported_nodes = self.nodes;
     }
 
     /// Polls input and the clock (every [`CHECK_EVERY_NODES`] nodes); sets `stopped` when
@@ -841,6 +1026,10 @@ impl Searcher {
 
         while let Some(m) = picker.next(pos, &self.histories) {
             if m == excluded {
+                continue;
+            }
+            #[cfg(feature = "analysis")]
+            if root && !self.analysis.allows(m) {
                 continue;
             }
             let quiet = !m.is_noisy();

@@ -43,6 +43,8 @@ pub const MAX_GAME_MOVES: usize = MAX_HISTORY;
 pub const DEFAULT_MOVE_OVERHEAD: u64 = 20;
 /// Default `Hash` in MiB.
 pub const DEFAULT_HASH_MIB: usize = 1;
+/// Largest `go mate N` taken as asked (a larger N is this one: no search is that deep).
+pub const MAX_MATE_MOVES: i32 = 64;
 
 /// Where the front end writes. Output is line-oriented; [`Output::flush`] is called after
 /// every command so that a GUI sees answers at once.
@@ -196,6 +198,9 @@ impl Uci {
                 if book::BOOK.len() > book::HEADER {
                     out.put("\noption name OwnBook type check default false");
                 }
+                #[cfg(feature = "analysis")]
+                out.put("\noption name MultiPV type spin default 1 min 1 max ")
+                    .num(minnow_engine::search::MAX_MULTIPV as u64);
                 out.put("\noption name Move Overhead type spin default ")
                 .num(DEFAULT_MOVE_OVERHEAD)
                 .put(" min 0 max 5000\noption name Kaggle Rules type check default false\noption name Clear Hash type button\n");
@@ -367,7 +372,55 @@ impl Uci {
     ) -> Flow {
         let white = self.position.side_to_move() == minnow_engine::types::Color::White;
         let mut limits = Limits::default();
+        // `searchmoves m1 m2 …` runs until a token that is another parameter.
+        #[cfg(feature = "analysis")]
+        let mut in_searchmoves = false;
+        #[cfg(feature = "analysis")]
+        {
+            self.searcher.analysis.mate = 0;
+            self.searcher.analysis.root_moves.clear();
+        }
         while let Some(token) = tokens.next() {
+            #[cfg(feature = "analysis")]
+            {
+                let parameter = GO_NUMBERS.contains(&token)
+                    || matches!(token, "infinite" | "ponder" | "perft" | "mate" | "searchmoves");
+                in_searchmoves &= !parameter;
+                if in_searchmoves {
+                    match parse_uci_move(&self.position, token) {
+                        Ok(m) => {
+                            let moves = &mut self.searcher.analysis.root_moves;
+                            if !moves.contains(&m) {
+                                moves.push(m); // at most one of each legal move: it fits
+                            }
+                        }
+                        Err(e) => {
+                            error(out)
+                                .put("go searchmoves: '")
+                                .put(excerpt(token))
+                                .put("': ")
+                                .put(e.reason())
+                                .put("\n");
+                        }
+                    }
+                    continue;
+                }
+                if token == "searchmoves" {
+                    in_searchmoves = true;
+                    continue;
+                }
+                if token == "mate" {
+                    match tokens.next().and_then(integer) {
+                        Some(n) if n > 0 => {
+                            self.searcher.analysis.mate = n.min(i64::from(MAX_MATE_MOVES)) as i32
+                        }
+                        _ => {
+                            error(out).put("go: ignored 'mate' (no number above 0)\n");
+                        }
+                    }
+                    continue;
+                }
+            }
             if token == "perft" {
                 let depth = match tokens.next().and_then(integer) {
                     Some(d) if (0..=i64::from(MAX_PERFT_DEPTH)).contains(&d) => d as u32,
@@ -413,7 +466,7 @@ impl Uci {
             match token {
                 "infinite" => limits.infinite = true,
                 "ponder" => limits.ponder = true,
-                // Unknown, or not supported (searchmoves, mate).
+                // Unknown, or not in this build (searchmoves, mate: the `analysis` feature).
                 other => {
                     error(out).put("go: ignored '").put(excerpt(other)).put("'\n");
                 }
@@ -422,12 +475,15 @@ impl Uci {
         out.flush();
         // In book: answer at once (not for a ponder or infinite search, which must wait for
         // `ponderhit` or `stop`), expecting the book's answer to our move, if it has one.
-        let in_book =
-            if self.own_book && self.moves.len() < book::BOOK_PLIES && !limits.ponder && !limits.infinite {
-                book::probe(book, &self.position)
-            } else {
-                None
-            };
+        let free = !limits.ponder && !limits.infinite;
+        // Not with `searchmoves`: the book's move may not be one of them.
+        #[cfg(feature = "analysis")]
+        let free = free && self.searcher.analysis.root_moves.is_empty();
+        let in_book = if self.own_book && self.moves.len() < book::BOOK_PLIES && free {
+            book::probe(book, &self.position)
+        } else {
+            None
+        };
         let result = if let Some(best) = in_book {
             let mut next = self.position;
             next.make(best);
@@ -444,7 +500,9 @@ impl Uci {
         }
         out.put("bestmove ");
         if result.best == Move::NONE {
-            out.put("0000");
+            // No legal move: Stockfish's "(none)" for analysis users; the competition build
+            // keeps the shorter null move (the harness never asks for a move then).
+            out.put(if cfg!(feature = "analysis") { "(none)" } else { "0000" });
         } else {
             out.put(&result.best.uci());
             if self.ponder && result.ponder != Move::NONE {
@@ -483,6 +541,13 @@ impl Uci {
         let valid = if name.eq_ignore_ascii_case("Hash") {
             let max = self.searcher.tt.max_mib() as i64;
             number.map(|mib| self.searcher.tt.resize(clamp_spin(out, "Hash", mib, 1, max) as usize)).is_some()
+        } else if cfg!(feature = "analysis") && name.eq_ignore_ascii_case("MultiPV") {
+            #[cfg(feature = "analysis")]
+            if let Some(n) = number {
+                let max = minnow_engine::search::MAX_MULTIPV as i64;
+                self.searcher.analysis.multipv = clamp_spin(out, "MultiPV", n, 1, max) as usize;
+            }
+            number.is_some()
         } else if name.eq_ignore_ascii_case("Clear Hash") {
             self.searcher.clear();
             true
@@ -531,6 +596,14 @@ impl Uci {
     /// Searches every bench position to `depth` with fresh tables; the last line is
     /// `<nodes> nodes <nps> nps`.
     pub fn bench(&mut self, depth: i32, out: &mut dyn Output, env: &mut dyn Env) {
+        // One line, every root move, no mate limit: the same tree in every build.
+        #[cfg(feature = "analysis")]
+        let multipv = {
+            let a = &mut self.searcher.analysis;
+            a.mate = 0;
+            a.root_moves.clear();
+            core::mem::replace(&mut a.multipv, 1)
+        };
         let start = env.now_ms();
         let mut nodes = 0;
         for fen in BENCH_POSITIONS {
@@ -541,6 +614,10 @@ impl Uci {
             nodes += self.searcher.search(&pos, &[], limits, 0, &mut host).nodes;
         }
         self.searcher.clear();
+        #[cfg(feature = "analysis")]
+        {
+            self.searcher.analysis.multipv = multipv;
+        }
         let elapsed = env.now_ms().saturating_sub(start).max(1);
         out.num(nodes).put(" nodes ").num(nodes * 1000 / elapsed).put(" nps\n");
     }
@@ -611,6 +688,8 @@ impl SearchHost for UciHost<'_> {
         }
         let out = &mut *self.out;
         out.put("info depth ").num(r.depth as u64).put(" seldepth ").num(r.seldepth as u64);
+        #[cfg(feature = "analysis")]
+        out.put(" multipv ").num(r.multipv as u64);
         if r.score.abs() >= minnow_engine::tt::MATE_BOUND {
             let plies = MATE - r.score.abs();
             let moves = (plies + 1) / 2;

@@ -1,7 +1,8 @@
 """The submission in the real Kaggle harness (kaggle-environments 1.16.11): packaging,
 the adapter's robustness, and the harness's own draw rules, each shown in a real game.
 
-The submission is packaged from target/release/minnow (built by `make test`) into a
+The submission is packaged from the competition build, target/kaggle/release/minnow (built
+by `make test` as `make submission` builds it), into a
 temporary folder and unpacked there as Kaggle would. Custom start positions are set by
 replacing the harness's opening list (its interpreter reads the module global OPENINGS).
 """
@@ -22,7 +23,7 @@ import chess
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = ROOT / "target/release/minnow"
+ENGINE = ROOT / "target/kaggle/release/minnow"
 MOVE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?\Z")
 
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -35,7 +36,7 @@ from arena import engine_processes  # noqa: E402
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory):
-    assert ENGINE.is_file(), "build the engine first: cargo build --release"
+    assert ENGINE.is_file(), "build the engine first: make submission"
     out = tmp_path_factory.mktemp("package") / "submission.tar.gz"
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools/package.py"), "--exe", str(ENGINE), "--out", str(out)],

@@ -792,6 +792,10 @@ def test_build_at_sets_exactly_one_constant_of_params_rs():
     command = build_at.cargo_command("/t", "tune", True)
     assert command[:5] == ["cargo", "build", "--release", "--bin", "minnow"]
     assert command[-3:] == ["--no-default-features", "--features", "tune"]
+    # A commit with the users' `analysis` build by default: the shipped build is the net alone.
+    assert build_at.cargo_command("/t", None, False, True)[-3:] == ["--no-default-features", "--features", "nnue"]
+    assert build_at.cargo_command("/t", "tune", False, True)[-2:] == ["--features", "nnue,tune"]
+    assert build_at.cargo_command("/t", None, False)[-2:] == ["--target-dir", "/t"]
 
 
 def test_series_runs_each_seed_and_sums_the_summaries(tmp_path, capsys):
