@@ -26,7 +26,9 @@ RSS (VmHWM of the engine process), the arena process's RSS growth, and the bank 
 median bank left after our k-th move; also written as an SVG plot and a CSV, `--curve`, see
 bank.py; against another submission both sides' curves, the opponent's also as
 PREFIX_opponent.csv); saves a PGN of every game and the harness's HTML replay of the first one. The last line is machine-readable:
-`ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..`.
+`ARENA games=.. wins=.. draws=.. losses=.. elo=.. err=.. timeouts=.. errors=.. min_overage=.. peak_rss_kib=..
+max_move_ms=..` (peak_rss_kib is the highest VmHWM sampled while each game ran, `unmeasured` when
+no game gave a reading); `--json FILE` writes each game's figures for tools/soak.py.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import collections
 import contextlib
 import importlib
 import io
+import json
 import os
 import random
 import shutil
@@ -43,6 +46,7 @@ import statistics
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -192,7 +196,7 @@ class EngineAgent:
         other = max(0.0, float(obs.opponentRemainingOverageTime))
         white = board.turn == chess.WHITE
         margin = 0.03
-        limit = chess.engine.Limit(
+        limit = chess.engine.Limit(nodes=self.spec.nodes) if self.spec.nodes else chess.engine.Limit(
             white_clock=(left if white else other) + DELAY - margin,
             black_clock=(other if white else left) + DELAY - margin,
             white_inc=DELAY,
@@ -256,6 +260,36 @@ def engine_processes(folder: Path) -> list[int]:
         except OSError:
             pass
     return found
+
+
+class RssSampler:
+    """The engine's peak RSS (VmHWM), read every `every` s while a game runs: read once after
+    the game it was 0 whenever the engine was already gone. `peak` is None without a reading."""
+
+    def __init__(self, folder: Path, every: float = 0.25):
+        self.folder, self.every = folder, every
+        self.peak: int | None = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def sample(self) -> None:
+        for pid in engine_processes(self.folder):
+            kib = status_kib(pid, "VmHWM")
+            if kib > 0:
+                self.peak = max(self.peak or 0, kib)
+
+    def run(self) -> None:
+        while not self.done.wait(self.every):
+            self.sample()
+
+    def __enter__(self) -> "RssSampler":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.done.set()
+        self.thread.join()
+        self.sample()  # the last reading, before the engine is killed
 
 
 def termination(steps, us: int) -> str:
@@ -331,10 +365,10 @@ def play(args, index: int, opponent, work: Path) -> dict:
         opponent.new_game()
     env = harness_env(seed)
     agents = [ours, theirs] if us == 0 else [theirs, ours]
-    peak = 0
-    steps = env.run(agents)
+    with RssSampler(folder) as sampler:
+        steps = env.run(agents)
+    peak = sampler.peak
     for pid in engine_processes(folder):
-        peak = max(peak, status_kib(pid, "VmHWM"))
         with contextlib.suppress(OSError):
             os.kill(pid, 9)
             os.waitpid(pid, 0)  # the adapter's Popen would leave it a zombie
@@ -443,6 +477,7 @@ def main() -> int:
     ap.add_argument("--html", default=str(ROOT / "target/arena/replay.html"))
     ap.add_argument("--curve", default=str(ROOT / "target/arena/bank"), metavar="PREFIX",
                     help="write the bank curve (bank left against our move number) to PREFIX.csv and PREFIX.svg")
+    ap.add_argument("--json", metavar="FILE", help="also write each game's figures (result, bank, RSS, slowest move) as JSON")
     args = ap.parse_args()
     quiet_engine_logs()
     for path in (args.pgn, args.html, args.curve):
@@ -505,7 +540,8 @@ def main() -> int:
     times = [t for r in records for t in r["times"]]
     firsts = [r["times"][0] for r in records if r["times"]]
     min_overage = min(r["min_overage"] for r in records)
-    peak = max(r["peak_kib"] for r in records)
+    peaks = [r["peak_kib"] for r in records if r["peak_kib"] is not None]
+    peak = max(peaks) if peaks else None
     timeouts = sum(v for k, v in reasons.items() if k == "timeout (ours)")
     errors = sum(v for k, v in reasons.items() if k == "error (ours)")
     rss_after = status_kib("self", "VmRSS")
@@ -543,7 +579,7 @@ def main() -> int:
     Path(args.curve + ".svg").write_text(bank.svg(series, f"bank left after {whose} move, {n} games in the harness"))
     print(f"bank curve (median bank left after our move; games): {bank.summary(rows)}; "
           f"{args.curve}.svg, .csv")
-    print(f"engine peak RSS (VmHWM): {peak} KiB; arena process RSS {rss_before} -> {rss_after} KiB")
+    print(f"engine peak RSS (VmHWM): {rss_summary(peaks, n)}; arena process RSS {rss_before} -> {rss_after} KiB")
     if isinstance(opponent, Submission):
         print(f"opponent processes still running at a game's end, killed: {sum(r['strays'] for r in records)}")
     if not isinstance(opponent, str) and opponent.failures:
@@ -551,8 +587,28 @@ def main() -> int:
               + "; ".join(sorted(set(opponent.failures))))
     print(f"PGN: {args.pgn}   replay: {args.html}   ({time.time() - started:.0f} s)")
     print(f"ARENA games={n} wins={wins} draws={draws} losses={losses} elo={est.elo:.1f} err={est.error:.1f} "
-          f"timeouts={timeouts} errors={errors} min_overage={min_overage:.3f} peak_rss_kib={peak}")
+          f"timeouts={timeouts} errors={errors} min_overage={min_overage:.3f} "
+          f"peak_rss_kib={'unmeasured' if peak is None else peak} max_move_ms={1000 * max(times, default=0):.0f}")
+    if args.json:
+        keep = ("index", "seed", "us", "points", "reason", "plies", "min_overage", "peak_kib", "spike_count")
+        games = [{**{k: r[k] for k in keep}, "max_move_ms": round(1000 * max(r["times"], default=0))}
+                 for r in records]
+        Path(args.json).write_text(json.dumps({"opponent": args.name, "latency": args.latency,
+                                               "spikes": list(args.spikes), "games": games}) + "\n")
     return 0
+
+
+def rss_summary(peaks: list, games: int) -> str:
+    """The engine's peak RSS over a run: the highest, and the medians of the first and the
+    last tenth of the games (at least one each), which say whether it grew from game to game."""
+    if not peaks:
+        return "unmeasured"
+    tenth = max(1, len(peaks) // 10)
+    text = (f"{max(peaks)} KiB at most; median {statistics.median(peaks[:tenth]):.0f} KiB over the first "
+            f"{tenth} games, {statistics.median(peaks[-tenth:]):.0f} KiB over the last {tenth}")
+    if len(peaks) < games:
+        text += f"; unmeasured in {games - len(peaks)} games"
+    return text
 
 
 if __name__ == "__main__":
