@@ -39,9 +39,10 @@ pub struct Stats {
     pub nmp_tries: u64,
     /// Null-move searches that failed high and so ended the node.
     pub nmp_cuts: u64,
-    /// Nodes where ProbCut searched a capture: always 0, minnow has no ProbCut.
+    /// Captures ProbCut searched (step 9a), each a try: up to 2 a node, 4 at an expected cut
+    /// node.
     pub probcut_tries: u64,
-    /// Nodes ProbCut cut off: always 0.
+    /// Nodes ProbCut cut off (a capture's reduced search held its raised beta).
     pub probcut_cuts: u64,
     /// Moves searched with a check extension: always 0, minnow has none (step 1), as
     /// KaggleFish has none; kept so that the two trees' tables keep one definition.
