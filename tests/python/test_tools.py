@@ -9,6 +9,7 @@ one tiny real match with Debian's Stockfish runs when it is installed.
     .venv/bin/python -m pytest tests/python/test_tools.py
 """
 
+import json
 import math
 import re
 import shlex
@@ -796,6 +797,49 @@ def test_build_at_sets_exactly_one_constant_of_params_rs():
     assert build_at.cargo_command("/t", None, False, True)[-3:] == ["--no-default-features", "--features", "nnue"]
     assert build_at.cargo_command("/t", "tune", False, True)[-2:] == ["--features", "nnue,tune"]
     assert build_at.cargo_command("/t", None, False)[-2:] == ["--target-dir", "/t"]
+
+
+def test_the_arena_samples_rss_and_says_unmeasured_without_a_reading(tmp_path):
+    """The engine's RSS is read while the game runs; with no engine process to read (it had
+    exited by the single reading after the game, and `make main` printed peak_rss_kib=0) the
+    figure is None and the summary says "unmeasured", never 0."""
+    import arena
+
+    with arena.RssSampler(tmp_path / "no-engine-here", every=0.01) as sampler:
+        pass
+    assert sampler.peak is None
+    assert arena.rss_summary([], 4) == "unmeasured"
+    text = arena.rss_summary([3400] * 10 + [3500] * 10, 21)
+    assert "3500 KiB at most" in text and "3400 KiB over the first 2" in text and "3500 KiB over the last 2" in text
+    assert "unmeasured in 1 games" in text
+
+
+def test_soak_legs_chunks_and_totals(tmp_path, capsys):
+    import soak
+
+    leg = soak.parse_leg("games=5 opponent='cmd=x nodes=10' latency=60 spikes=0.03:500")
+    assert leg == {"games": "5", "opponent": "cmd=x nodes=10", "latency": "60", "spikes": "0.03:500"}
+    for bad in ("games=5", "opponent=random", "games=0 opponent=random", "games=5 opponent=random colour=white"):
+        with pytest.raises(Exception):
+            soak.parse_leg(bad)
+    plan = soak.chunks([leg, soak.parse_leg("games=4 opponent=random seed=7")], 3)
+    # Colour pairs kept whole where the leg allows: 4 + 1, then 4; each chunk's openings follow on.
+    assert [(i, n) for i, _, n in plan] == [(0, 4), (0, 1), (1, 4)]
+    assert plan[0][1][:6] == ["--opponent", "cmd=x nodes=10", "--games", "4", "--seed", "0"]
+    assert plan[1][1][5] == str(2 * 997 % 2000) and plan[0][1][-4:] == ["--latency", "60", "--spikes", "0.03:500"]
+    game = {"points": 1.0, "reason": "mate", "min_overage": 5.0, "max_move_ms": 300, "peak_kib": 3400, "spike_count": 0}
+    games = [dict(game, reason="timeout (theirs)", points=1.0), dict(game, peak_kib=None, min_overage=2.5),
+             dict(game, reason="error (ours)", points=0.0, max_move_ms=900)]
+    total = soak.summarise(games)
+    assert (total["timeouts"], total["their_timeouts"], total["errors"], total["unmeasured"]) == (0, 1, 1, 1)
+    assert (total["min_overage"], total["max_move_ms"], total["peak_rss_kib"]) == (2.5, 900, 3400)
+    # A chunk already played is read back, not played again: the whole soak from its JSON.
+    for k in range(3):
+        (tmp_path / f"chunk{k}.json").write_text(json.dumps({"games": [game] * plan[k][2]}))
+    code = soak.main(["--log", str(tmp_path), "--chunk", "3", "--leg", "games=5 opponent=random",
+                      "--leg", "games=4 opponent=random"])
+    out = capsys.readouterr().out
+    assert code == 0 and "SOAK games=9 timeouts=0 errors=0" in out, out
 
 
 def test_series_runs_each_seed_and_sums_the_summaries(tmp_path, capsys):
