@@ -1201,3 +1201,31 @@ def test_annotate_scores_the_lost_games_for_loss_analysis(tmp_path, capsys):
     dying = shlex.join([sys.executable, fake, "die"])
     assert annotate.main(args[:-1] + [f"them=cmd={dying} name=b"]) == 1
     assert "an engine failed" in capsys.readouterr().err
+
+
+def test_the_data_manifest_keeps_whole_known_chunks_and_deletes_the_rest(tmp_path, capsys):
+    """tools/datagen/manifest.py: a sitting's check of a data run before it resumes."""
+    sys.path.insert(0, str(ROOT / "tools" / "datagen"))
+    import manifest
+
+    run = tmp_path / "t16"
+    (run / "eval").mkdir(parents=True)
+    (run / "raw").mkdir()
+    good, cut, damaged, foreign = (run / "eval" / n for n in ("0-0.bin", "1-0.bin", "0-1.bin", "1-1.bin"))
+    for path, size in ((good, 64), (cut, 40), (damaged, 96), (foreign, 32)):
+        path.write_bytes(bytes(range(size)))
+        (run / "raw" / path.name).write_bytes(b"played")
+    book = run / "manifest.tsv"
+    assert manifest.main(["add", str(good), str(book), "--commit", "abc", "--seed", "100"]) == 0
+    assert manifest.main(["add", str(damaged), str(book), "--commit", "abc", "--seed", "100"]) == 0
+    assert manifest.main(["add", str(foreign), str(book), "--commit", "def", "--seed", "100"]) == 0
+    assert book.read_text().splitlines()[0].split("\t")[:4] == ["0-0.bin", "100", "abc", "2"]
+    damaged.write_bytes(bytes(96))  # same size, other bytes
+    new = run / "eval" / "0-2.bin"  # labelled, but cut off before its manifest line
+    new.write_bytes(bytes(32 * 3))
+    found = manifest.check(run / "eval", book, "abc", 100)
+    assert found == {"chunks": 2, "positions": 5, "deleted": 3, "added": 1}, found
+    assert sorted(p.name for p in (run / "eval").iterdir()) == ["0-0.bin", "0-2.bin"]
+    assert sorted(p.name for p in (run / "raw").iterdir()) == ["0-0.bin"]
+    lines = book.read_text().splitlines()
+    assert [line.split("\t")[:4] for line in lines] == [["0-0.bin", "100", "abc", "2"], ["0-2.bin", "102", "abc", "3"]]

@@ -12,12 +12,14 @@
 # Chunk C of worker W is played with seed SEED + 1000 * W + C, so runs never overlap when
 # their SEEDs differ by 100,000 or more. Binaries: $MINNOW_BIN (default target/release);
 # teacher: $TEACHER (default /usr/games/stockfish; tools/datagen/build_sf_label.sh builds one that
-# gives the same `eval` labels about six times as fast). Example (the gen9 data, nets/README.md):
+# gives the same `eval` labels about six times as fast). With $MANIFEST (and $ENGINE_COMMIT) each
+# labelled chunk gets a manifest line (tools/datagen/manifest.py; tools/datagen/stretch.sh).
+# Example (the gen9 data, nets/README.md):
 #
 #   tools/datagen/teacher_data.sh data/t9 16 300 20000 330 900000 eval
 set -euo pipefail
 if [ $# -lt 6 ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 out=$1 workers=$2 nodes=$3 chunk=$4 seconds=$5 seed=$6 mode=${7:-eval}
@@ -37,6 +39,10 @@ worker() {
                 --seed $((seed + 1000 * w + c)) --openings "$openings" --hash 2 >/dev/null
             "$bin/datagen" label --in "$out/raw/$name" --out "$labelled/$name" --mode "$mode" \
                 --teacher "$teacher" --threads 1 --hash 2
+            if [ -n "${MANIFEST:-}" ]; then  # tools/datagen/stretch.sh's record of whole chunks
+                python3 tools/datagen/manifest.py add "$labelled/$name" "$MANIFEST" \
+                    --commit "${ENGINE_COMMIT:?}" --seed "$seed"
+            fi
         fi
         c=$((c + 1))
     done
