@@ -15,12 +15,13 @@
 set -euo pipefail
 GIT=${1:?usage: build_sf_label.sh GIT_DIR [OUT]}
 OUT=${2:-data/sf-label}
+case $OUT in /*) ABS=$OUT ;; *) ABS=$PWD/$OUT ;; esac  # OUT may be relative or absolute
 NET=nn-ad9b42354671.nnue
 SF=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$SF" ] || { echo "Debian's stockfish is missing: apt-get install stockfish"; exit 1; }
 rm -rf "$OUT"; mkdir -p "$OUT/build"
 git --git-dir="$GIT" archive sf_15.1 | tar -x -C "$OUT/build"
-printf 'export_net %s\nquit\n' "$PWD/$OUT/$NET" | "$SF" >/dev/null
+printf 'export_net %s\nquit\n' "$ABS/$NET" | "$SF" >/dev/null
 [ "nn-$(sha256sum "$OUT/$NET" | cut -c1-12).nnue" = "$NET" ] || { echo "exported net is not $NET"; exit 1; }
 cp "$OUT/$NET" "$OUT/build/src/$NET"
 python3 - "$OUT/build/src/evaluate.cpp" <<'EOF'
@@ -42,6 +43,6 @@ compare() {
     while read -r fen; do printf 'position fen %s\neval\n' "$fen"; done <tests/data/kaggle_openings.epd
     echo quit; } | (cd "$(dirname "$1")" && "$1") | grep '^Final evaluation' | awk '{print $3}'
 }
-ours=$(compare "$PWD/$OUT/stockfish")
+ours=$(compare "$ABS/stockfish")
 [ "$ours" = "$(compare "$SF")" ] || { echo "the labelling build and Debian's 15.1 disagree"; exit 1; }
 echo "labelling teacher: $OUT/stockfish ($(wc -l <<<"$ours") openings labelled alike)"
