@@ -487,6 +487,37 @@ impl Tunable {
 /// ln(depth) × ln(moves) / LMR_DIVISOR passes this (hundredths of a ply).
 pub const LMR_IMPROVING_FROM: i32 = 83;
 
+// The search's fixed margins: KaggleFish's values, carried over with its forms (617e847) and
+// never tuned here, so constants and not tunables. Each names the step of search.rs it serves.
+
+/// Step 6: no cutoff from the transposition table once the fifty-move clock reaches this (the
+/// rule may end the line before the stored result).
+pub const TT_CUT_MAX_HALFMOVES: u16 = 90;
+/// Step 9: no null move after a reply whose history, the parent's last quiet reduction
+/// statistic, reaches this.
+pub const NMP_MAX_PARENT_STAT: i32 = 26_226;
+/// Step 10a: in check, from this depth, a TT capture whose lower bound (at most 3 plies
+/// shallower) beats beta by this margin cuts at once.
+pub const CHECK_TT_CUT_DEPTH: i32 = 4;
+/// Step 10a's margin (centipawns).
+pub const CHECK_TT_CUT_MARGIN: i32 = 215;
+/// Step 12: the quiets' SEE margin shrinks with the reduced depth as (this − l) / the divisor
+/// below, l the reduced depth up to [`SEE_QUIET_DEPTH_CAP`].
+pub const SEE_QUIET_SHAPE: i32 = 29;
+/// Step 12: the divisor of that shape.
+pub const SEE_QUIET_DIVISOR: i32 = 26;
+/// Step 12: the reduced depth the shape counts at most.
+pub const SEE_QUIET_DEPTH_CAP: i32 = 18;
+/// Step 13: a running TT hit rate above this (in 1/65,536) reduces every late move a ply less.
+pub const LMR_TT_HIT_RATE: u32 = 65_536 * 377 / 1_024;
+/// Step 13: a reduced move that beat the best by this (plus the new depth) is re-searched a
+/// ply deeper ...
+pub const LMR_DEEPER_MARGIN: i32 = 18;
+/// ... and one that beat it by less than this a ply shallower.
+pub const LMR_SHALLOWER_MARGIN: i32 = 4;
+/// Step 14: a quiet best move that beat beta by this earns the next depth's history bonus.
+pub const HISTORY_BONUS_MARGIN: i32 = 61;
+
 tunables! {
     /// Aspiration windows start at this depth ...
     ASPIRATION_MIN_DEPTH: i32 = 4, 3..=9;

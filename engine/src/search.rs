@@ -828,7 +828,7 @@ impl Searcher {
             && excluded == Move::NONE
             && h.depth > depth - (h.score <= beta) as i32
             && h.cuts_off(alpha, beta)
-            && pos.halfmove_clock() < 90
+            && pos.halfmove_clock() < TT_CUT_MAX_HALFMOVES
         {
             stats!(self.stats.tt_cuts += 1);
             // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
@@ -906,7 +906,7 @@ impl Searcher {
                         + tp!(NMP_MARGIN)
                 && ply > 0
                 && self.stack[ply - 1].mv != Move::NONE
-                && self.stack[ply - 1].stat_score < 26226
+                && self.stack[ply - 1].stat_score < NMP_MAX_PARENT_STAT
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
@@ -988,16 +988,16 @@ impl Searcher {
         // (KaggleFish's forms, +110 Elo)
         if in_check
             && !pv_node
-            && depth >= 4
+            && depth >= CHECK_TT_CUT_DEPTH
             && tt_move.is_noisy()
             && beta.abs() < MATE_BOUND
             && let Some(h) = hit
             && h.bound as u8 & Bound::Lower as u8 != 0
             && h.depth >= depth - 3
-            && h.score >= beta + 215
+            && h.score >= beta + CHECK_TT_CUT_MARGIN
             && h.score < MATE_BOUND
         {
-            return beta + 215;
+            return beta + CHECK_TT_CUT_MARGIN;
         }
 
         // Step 11. The move loop, ordered by the histories, the continuation histories
@@ -1062,11 +1062,10 @@ impl Searcher {
                         && lmr_depth <= tp!(FUTILITY_DEPTH)
                         && futility <= alpha
                         && cont < tp!(FUTILITY_HISTORY_LIMIT);
-                    let l = lmr_depth.min(18);
-                    if bad
-                        || futile
-                        || !pos.see_ge(m, tp!(SEE_QUIET_MARGIN) * (29 - l) * lmr_depth * lmr_depth / 26)
-                    {
+                    let l = lmr_depth.min(SEE_QUIET_DEPTH_CAP);
+                    let see_quiet = tp!(SEE_QUIET_MARGIN) * (SEE_QUIET_SHAPE - l) * lmr_depth * lmr_depth
+                        / SEE_QUIET_DIVISOR;
+                    if bad || futile || !pos.see_ge(m, see_quiet) {
                         // A check is judged as a capture is, by SEE alone.
                         let check = pos.gives_check(check_info.get_or_insert_with(|| pos.check_info()), m);
                         if !check {
@@ -1165,7 +1164,7 @@ impl Searcher {
                     r -= 2 * (tt_pv && !likely_fail_low) as i32;
                     r += tt_move.is_noisy() as i32;
                     r -= hit.is_some_and(|h| h.depth >= depth) as i32;
-                    r -= (self.tt_hit_avg > 65536 * 377 / 1024) as i32;
+                    r -= (self.tt_hit_avg > LMR_TT_HIT_RATE) as i32;
                     r += (!pv_node && self.stable_root) as i32;
                     r -= singular_quiet as i32;
                     if quiet {
@@ -1204,8 +1203,8 @@ impl Searcher {
                 if s > alpha && reduction > 0 {
                     // Deeper when the reduced search beat the best by far, shallower when
                     // barely.
-                    let full =
-                        new_depth + (s > best_score + 18 + new_depth) as i32 - (s < best_score + 4) as i32;
+                    let full = new_depth + (s > best_score + LMR_DEEPER_MARGIN + new_depth) as i32
+                        - (s < best_score + LMR_SHALLOWER_MARGIN) as i32;
                     if full > new_depth - reduction {
                         s = -self.negamax(&child, full, -alpha - 1, -alpha, ply + 1, !cut_node, host);
                     }
@@ -1279,7 +1278,8 @@ impl Searcher {
             if best_move.is_noisy() {
                 self.histories.update_capture(pos, best_move, bonus);
             } else {
-                let bonus = if best_score > beta + 61 { bonus } else { history_bonus(depth) };
+                let bonus =
+                    if best_score > beta + HISTORY_BONUS_MARGIN { bonus } else { history_bonus(depth) };
                 let m = best_move;
                 self.histories.add_killer(ply, m);
                 self.histories.update_quiet(pos, prev, m, bonus);
