@@ -413,7 +413,7 @@ impl MovePicker {
         self.noisy_end = n;
         self.keys.clear();
         for (i, &m) in self.moves[..n].iter().enumerate() {
-            let score = noisy_score(pos, m) + histories.capture_score(pos, m) / tp!(CAPTURE_HISTORY_DIVISOR);
+            let score = noisy_score(pos, m) + histories.capture_score(pos, m);
             let _ = self.keys.try_push(key(score, i));
         }
         self.pad_keys();

@@ -615,20 +615,14 @@ tunables! {
     SE_DOUBLE_MARGIN: i32 = 8, 0..=80;
     /// ... at most this many times on one line.
     SE_MAX_DOUBLE: i32 = 6, 0..=12;
-    /// Capture history worth one unit of the capture order (victim value × 8 − attacker).
-    CAPTURE_HISTORY_DIVISOR: i32 = 1, 1..=64;
 
     /// Quiescence delta pruning margin.
     DELTA_MARGIN: i32 = 110, 50..=400;
-    /// Quiescence stand pat sharpened by a TT bound on the right side (0: off).
-    QS_TT_STAND_PAT: i32 = 1, 0..=1;
     /// Quiescence out of check: captures after this many moves that do not check skipped.
     QS_MOVE_LIMIT: i32 = 2, 1..=64;
     /// Quiescence: when the stand pat plus the delta margin is below alpha, a capture must
     /// win this much by SEE (0: off).
     QS_SEE_FUTILITY: i32 = 31, 0..=200;
-    /// Quiescence: a fail high returns (3 score + beta) / 4 (0: off).
-    QS_DAMP_FAIL_HIGH: i32 = 1, 0..=1;
     /// Negative extension of a TT move that is not singular but whose bound reaches beta.
     SE_NEGATIVE: i32 = 3, 0..=3;
 
@@ -651,12 +645,6 @@ tunables! {
     HISTORY_BONUS_OFFSET: i32 = 184, 0..=1000;
     /// Continuation history: the entry after the move one ply back counts this many times.
     CONTINUATION_1_WEIGHT: i32 = 2, 1..=4;
-    /// Continuation history: the move four plies back is read too (1) or not (0).
-    CONTINUATION_PLY_4: i32 = 1, 0..=1;
-    /// Continuation history: the same side's earlier moves have a table of their own (1).
-    CONTINUATION_SPLIT: i32 = 1, 0..=1;
-    /// A TT cutoff updates the quiet TT move's histories (1) or not (0).
-    TT_CUT_HISTORY: i32 = 1, 0..=1;
 
 
     /// Time management: moves the remaining time is spread over when no moves-to-go is given.

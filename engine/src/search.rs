@@ -795,15 +795,14 @@ impl Searcher {
         }
 
         // The moves one, two and four plies back, for the continuation histories: a quiet's
-        // history in reply to them orders it and sizes its reduction.
+        // history in reply to them orders it and sizes its reduction. The same side's earlier
+        // moves (two and four plies back) index a table of their own, 768 entries on.
         let prev = Continuation(core::array::from_fn(|i| {
             let back = [1, 2, 4][i];
             let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
             earlier
-                .filter(|e| e.mv != Move::NONE && (i < 2 || tp!(CONTINUATION_PLY_4) > 0))
-                .map_or(Continuation::NONE, |e| {
-                    (i > 0 && tp!(CONTINUATION_SPLIT) > 0) as usize * 768 + e.piece * 64 + e.mv.to().index()
-                })
+                .filter(|e| e.mv != Move::NONE)
+                .map_or(Continuation::NONE, |e| (i > 0) as usize * 768 + e.piece * 64 + e.mv.to().index())
         }));
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
@@ -833,7 +832,7 @@ impl Searcher {
             stats!(self.stats.tt_cuts += 1);
             // A quiet TT move learns from the cutoff as if searched: a bonus when it holds
             // beta, a malus when the node fails low.
-            if tp!(TT_CUT_HISTORY) > 0 && tt_move != Move::NONE && !tt_move.is_noisy() {
+            if tt_move != Move::NONE && !tt_move.is_noisy() {
                 let bonus = if h.score >= beta {
                     self.histories.add_killer(ply, tt_move);
                     history_bonus(depth)
@@ -1385,7 +1384,6 @@ impl Searcher {
         let mut best_score = static_eval;
         if !in_check {
             if let Some(h) = hit
-                && tp!(QS_TT_STAND_PAT) > 0
                 && ((h.bound == Bound::Lower && h.score > best_score)
                     || (h.bound == Bound::Upper && h.score < best_score))
             {
@@ -1443,7 +1441,7 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     if score >= beta {
-                        if tp!(QS_DAMP_FAIL_HIGH) > 0 && score.abs() < MATE_BOUND {
+                        if score.abs() < MATE_BOUND {
                             best_score = (3 * score + beta) / 4;
                         }
                         break;
