@@ -7,7 +7,7 @@
 mod sys;
 
 use minnow::defs::ascii;
-use minnow::movepick::ContinuationHistory;
+use minnow::history::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
 

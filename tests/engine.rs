@@ -34,8 +34,9 @@ mod board {
 
 mod movepick {
     use super::*;
+    use minnow::history::{Continuation, ContinuationHistory, Histories};
     use minnow::movegen::legal_move_list;
-    use minnow::movepick::{Continuation, ContinuationHistory, Histories, MovePicker};
+    use minnow::movepick::MovePicker;
     use minnow::params::{HISTORY_MAX, HISTORY_MAX_BONUS};
     use minnow::perft::perft;
     use minnow::tablegen::SplitMix;
@@ -60,7 +61,7 @@ mod movepick {
             tt,
             [k1, k2],
             c,
-            Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]),
+            Continuation([Continuation::NONE; minnow::history::CONTINUATION_PLIES]),
         );
         let mut seen = Vec::new();
         let mut nodes = 0;
@@ -110,7 +111,7 @@ mod movepick {
                 }
                 for killers in [[Move::NONE; 2], killers] {
                     for call_at in 0..=legal.len() {
-                        let none = Continuation([Continuation::NONE; minnow::movepick::CONTINUATION_PLIES]);
+                        let none = Continuation([Continuation::NONE; minnow::history::CONTINUATION_PLIES]);
                         let mut picker = MovePicker::new(Move::NONE, killers, Move::NONE, none);
                         let mut before = Vec::new();
                         while before.len() < call_at {

@@ -2,8 +2,8 @@
 
 use crate::format::Record;
 use crate::rng::Rng;
+use minnow::history::ContinuationHistory;
 use minnow::movegen::legal_move_list;
-use minnow::movepick::ContinuationHistory;
 use minnow::rules::Rules;
 use minnow::search::{MATE, MAX_PLY, Poll, Report, SearchHost, Searcher};
 use minnow::time::Limits;

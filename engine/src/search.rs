@@ -18,8 +18,9 @@
 //! tests/python/test_elo_tags.py keeps the three in agreement.
 
 use crate::board::Position;
+use crate::history::{Continuation, ContinuationHistory, Histories, history_bonus};
 use crate::movegen::legal_move_list;
-use crate::movepick::{Continuation, ContinuationHistory, Histories, MovePicker, history_bonus};
+use crate::movepick::MovePicker;
 #[cfg(feature = "nnue")]
 use crate::nnue::Accumulator;
 use crate::params::*;
@@ -1318,7 +1319,7 @@ impl Searcher {
             Bound::Upper
         };
         // Step 16a. Correction history: remember how far the search's result was from the
-        // corrected evaluation, for positions like this one (six tables, movepick.rs), when
+        // corrected evaluation, for positions like this one (six tables, history.rs), when
         // the result is exact or a bound on the right side of the eval, and the best move is
         // quiet, since a capture's gain is the move's, not the structure's (bundle, +58 Elo).
         // A singular-extension search (a move left out) records neither.

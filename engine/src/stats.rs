@@ -127,8 +127,8 @@ impl Stats {
 mod tests {
     use super::*;
     use crate::board::Position;
+    use crate::history::ContinuationHistory;
     use crate::movegen::parse_uci_move;
-    use crate::movepick::ContinuationHistory;
     use crate::search::{Poll, Report, SearchHost, Searcher};
     use crate::time::Limits;
     use crate::tt::{BUCKETS_PER_MIB, Bucket, Table};

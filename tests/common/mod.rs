@@ -4,7 +4,7 @@
 
 use minnow::Position;
 use minnow::fen::Fen;
-use minnow::movepick::ContinuationHistory;
+use minnow::history::ContinuationHistory;
 use minnow::tt::{BUCKETS_PER_MIB, Bucket};
 use minnow::uci::{Env, Flow, Output, Uci};
 use std::collections::VecDeque;
