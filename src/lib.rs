@@ -11,7 +11,7 @@
 
 pub use minnow_engine::{
     Bitboard, CastlingRights, Color, EVAL_NAME, Move, Piece, PieceType, Position, Square, attacks, board,
-    defs, eval, history, movegen, movepick, nnue, params, perft, rules, score, search, see, static_eval,
-    tablegen, time, tt, types,
+    defs, eval, eval_weights, history, movegen, movepick, nnue, params, perft, rules, score, search, see,
+    static_eval, tablegen, time, tt, types,
 };
 pub use minnow_frontend::{bench, book, fen, uci};

@@ -2,7 +2,7 @@
 //!
 //! Each term is an [`S`] pair (middlegame, endgame) computed for white minus black, then
 //! blended by the game phase and returned from the side to move's point of view. Weights
-//! live in [`crate::params`] and are gathered into one flat table, [`WEIGHTS`]; the
+//! live in [`crate::eval_weights`] and are gathered into one flat table, [`WEIGHTS`]; the
 //! evaluation names each weight it uses by its index and reports it to a [`Terms`]. The
 //! engine's `Terms` adds the weights up; the tuner's (`devtools/src/bin/tune.rs`) records which
 //! weights a position uses, so the tuner fits exactly the evaluation the engine runs. The evaluation is colour-symmetric by construction (every
@@ -11,13 +11,13 @@
 
 use crate::attacks;
 use crate::board::Position;
-use crate::params::*;
+use crate::eval_weights::*;
 pub use crate::score::S;
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 /// Declares the weight tables once, in [`WEIGHTS`] order, and derives from that one list
 /// the index of each table ([`index`]), the tuner's [`LAYOUT`] and the flat table itself.
-/// Each entry names a constant of [`crate::params`] and its shape: `table` (an array),
+/// Each entry names a constant of [`crate::eval_weights`] and its shape: `table` (an array),
 /// `one` (a single pair) or `pst` (six tables, one per piece type). Lengths come from the
 /// constants themselves.
 macro_rules! weights {
@@ -25,7 +25,7 @@ macro_rules! weights {
         /// Where each tunable weight sits in the flat table [`WEIGHTS`]: the evaluation names
         /// a weight by its index, so that the same code can either add weights up (the
         /// engine) or record which weights it used how often (the tuner,
-        /// `devtools/src/bin/tune.rs`). Entries within a table follow the table in `params.rs`;
+        /// `devtools/src/bin/tune.rs`). Entries within a table follow the table in `eval_weights.rs`;
         /// piece-square entries are at + 32 * piece type + 4 * rank + file (files e-h
         /// mirrored onto d-a).
         pub mod index {
@@ -33,7 +33,7 @@ macro_rules! weights {
         }
 
         /// Name, first index and length of every weight table, in [`WEIGHTS`] order (for
-        /// the tuner, which prints tuned values back in the form of `params.rs`).
+        /// the tuner, which prints tuned values back in the form of `eval_weights.rs`).
         pub const LAYOUT: [(&str, usize, usize); [$(stringify!($name)),*].len()] =
             [$((stringify!($name), index::$name, weights!(@len $shape $name))),*];
 
@@ -48,20 +48,20 @@ macro_rules! weights {
         pub const COUNT: usize = $at;
     };
     (@offsets $at:expr; $name:ident: $shape:ident, $($rest:tt)*) => {
-        #[doc = concat!("First index of `params::", stringify!($name), "`.")]
+        #[doc = concat!("First index of `eval_weights::", stringify!($name), "`.")]
         pub const $name: usize = $at;
         weights!(@offsets $name + weights!(@len $shape $name); $($rest)*);
     };
-    (@len table $name:ident) => { crate::params::$name.len() };
+    (@len table $name:ident) => { crate::eval_weights::$name.len() };
     (@len one $name:ident) => { 1 };
-    (@len pst $name:ident) => { 6 * crate::params::$name[0].len() };
-    (@put table $name:ident $w:ident) => { put($w, index::$name, &crate::params::$name) };
-    (@put one $name:ident $w:ident) => { put($w, index::$name, &[crate::params::$name]) };
+    (@len pst $name:ident) => { 6 * crate::eval_weights::$name[0].len() };
+    (@put table $name:ident $w:ident) => { put($w, index::$name, &crate::eval_weights::$name) };
+    (@put one $name:ident $w:ident) => { put($w, index::$name, &[crate::eval_weights::$name]) };
     (@put pst $name:ident $w:ident) => {{
         let mut w = $w;
         let mut kind = 0;
         while kind < 6 {
-            w = put(w, index::$name + kind * crate::params::$name[0].len(), &crate::params::$name[kind]);
+            w = put(w, index::$name + kind * crate::eval_weights::$name[0].len(), &crate::eval_weights::$name[kind]);
             kind += 1;
         }
         w
@@ -107,7 +107,7 @@ const fn put<const N: usize>(mut dst: [S; index::COUNT], at: usize, src: &[S; N]
 }
 
 /// Every weight of the evaluation in one flat table, built at compile time from
-/// [`crate::params`].
+/// [`crate::eval_weights`].
 pub static WEIGHTS: [S; index::COUNT] = build_weights();
 
 /// Receives the terms of one side's evaluation: weight `index` counted `n` times.

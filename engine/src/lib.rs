@@ -17,6 +17,7 @@ pub use minnow_board::{
 };
 
 pub mod eval;
+pub mod eval_weights;
 pub mod history;
 pub mod movepick;
 pub mod nnue;

@@ -18,6 +18,7 @@
 //! tests/python/test_elo_tags.py keeps the three in agreement.
 
 use crate::board::Position;
+use crate::eval_weights::PIECE_VALUE;
 use crate::history::{Continuation, ContinuationHistory, Histories, history_bonus};
 use crate::movegen::legal_move_list;
 use crate::movepick::MovePicker;

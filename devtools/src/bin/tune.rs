@@ -1,10 +1,10 @@
 //! Evaluation tuner: fits every weight of [`minnow::eval::WEIGHTS`] to labelled positions
-//! and writes the result back into `engine/src/params.rs`.
+//! and writes the result back into `engine/src/eval_weights.rs`.
 //!
 //! ```text
 //! python tools/datagen/tune_data.py --label positions.epd --out tune.txt   # labelled positions
 //! cargo run --release -p minnow-dev --bin tune -- tune.txt [--epochs N] [--rate R] [--lambda L] [--l2 X]
-//!     [--unit U] [--only TABLE,TABLE] [--write engine/src/params.rs]
+//!     [--unit U] [--only TABLE,TABLE] [--write engine/src/eval_weights.rs]
 //! ```
 //!
 //! Each input line is `<fen>;<score in centipawns, white's view>;<result 1/0.5/0 or ->`. The
@@ -64,7 +64,7 @@ fn load(path: &str, lambda: f32) -> Vec<Sample> {
             .collect();
         out.push(Sample {
             terms,
-            mg: eval::phase(&pos) as f32 / minnow::params::MAX_PHASE as f32,
+            mg: eval::phase(&pos) as f32 / minnow::eval_weights::MAX_PHASE as f32,
             scale: [
                 eval::endgame_scale(&pos, Color::White) as f32 / 64.0,
                 eval::endgame_scale(&pos, Color::Black) as f32 / 64.0,
@@ -139,7 +139,7 @@ fn normalise(w: &mut [f32], samples: &[Sample]) {
 }
 
 /// The Rust expression for `len` weights from `start`, shaped like the constant in
-/// `params.rs`.
+/// `eval_weights.rs`.
 fn expression(w: &[f32], start: usize, len: usize) -> String {
     let s = |i: usize| format!("S({}, {})", w[2 * i].round() as i32, w[2 * i + 1].round() as i32);
     if len == 1 {
@@ -201,7 +201,8 @@ fn main() {
         }
         i += 2;
     }
-    let path = path.expect("usage: tune <data> [--epochs N] [--lambda L] [--rate R] [--write params.rs]");
+    let path =
+        path.expect("usage: tune <data> [--epochs N] [--lambda L] [--rate R] [--write eval_weights.rs]");
     // Hold out every twentieth block of 128 lines: whole games, spread over the file.
     let (held, samples): (Vec<_>, Vec<_>) =
         load(&path, lambda).into_iter().enumerate().partition(|(n, _)| (n / 128) % 20 == 7);
@@ -260,19 +261,19 @@ fn main() {
     normalise(&mut w, &samples);
     eprintln!("final: loss {:.6}, held-out {:.6}", loss(&samples, &w, unit), loss(&held, &w, unit));
 
-    let mut source = write.as_ref().map(|p| std::fs::read_to_string(p).expect("read params"));
+    let mut source = write.as_ref().map(|p| std::fs::read_to_string(p).expect("read the weights file"));
     for (name, start, len) in LAYOUT {
         let value = expression(&w, start, len);
         match source.as_mut() {
             Some(src) => {
-                *src =
-                    replace_const(src, name, &value).unwrap_or_else(|| panic!("{name} not found in params"))
+                *src = replace_const(src, name, &value)
+                    .unwrap_or_else(|| panic!("{name} not found in the weights file"))
             }
             None => println!("pub const {name} = {value};"),
         }
     }
     if let (Some(p), Some(src)) = (write, source) {
-        std::fs::write(&p, src).expect("write params");
+        std::fs::write(&p, src).expect("write the weights file");
         eprintln!("wrote {p}");
     }
 }
