@@ -150,7 +150,7 @@ tunables! {
     /// Reverse futility pruning below this depth ...
     RFP_DEPTH: i32 = 9, 4..=14;
     /// ... with this margin per ply, a ply less when the eval is improving (step 8,
-    /// KaggleFish's forms, +110 Elo).
+    /// KaggleFish's forms as one bundle, +110 Elo).
     RFP_MARGIN: i32 = 84, 30..=150;
 
     /// Null move when the static eval is at least beta - NMP_MARGIN_PER_DEPTH * depth -

@@ -9,7 +9,9 @@
 //! Kaggle clock 10+0.1) measured it against the build without it, a short tag quotes that
 //! match's Elo, rounded: "(+N Elo)" for the step alone, "(bundle, +N Elo)" for the five pieces
 //! measured only together (steps 0, 12a, 14a, 16a and the continuation histories of step 11),
-//! "(with X, +N Elo)" for two measured as a pair; outside this file a tag names its step first,
+//! "(KaggleFish's forms as one bundle, +N Elo)" for the eight steps that came in together
+//! (617e847): one match for all eight, not eight gains; "(with X, +N Elo)" for two measured as
+//! a pair; outside this file a tag names its step first,
 //! "(step 12, +N Elo)". Fixed-node screens are never quoted: their gains came back at the clock
 //! a third as large or less. "WAC n → m" is Win-At-Chess solved at a fixed 400,000 nodes a
 //! position before and after (a deterministic tactical check, not an Elo figure). "Standard"
@@ -881,13 +883,13 @@ impl Searcher {
         // Steps 7a and 8 also in a singular-extension search.
         if !pv_node && !in_check {
             // Step 7a. Razoring: far below alpha, quiescence decides; not when alpha is a
-            // mate score, which quiescence cannot prove (KaggleFish's forms, +110 Elo).
+            // mate score, which quiescence cannot prove (KaggleFish's forms as one bundle, +110 Elo).
             if eval < alpha - tp!(RAZOR_BASE) - tp!(RAZOR_PER_DEPTH2) * depth * depth && alpha < MATE_BOUND {
                 return self.quiescence(pos, alpha - 1, alpha, ply, 0, host);
             }
             // Step 8. Reverse futility pruning: far above beta at low depth, a quiet move
             // will not drop it below; not when beta is a mated score (the eval cannot say
-            // that no mate is coming: it hid mates in 2 behind a mate in 3) (KaggleFish's forms, +110 Elo).
+            // that no mate is coming: it hid mates in 2 behind a mate in 3) (KaggleFish's forms as one bundle, +110 Elo).
             if depth < tp!(RFP_DEPTH)
                 && eval - tp!(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && eval < MATE_BOUND
@@ -898,7 +900,7 @@ impl Searcher {
         }
         if !pv_node && !in_check && excluded == Move::NONE {
             // Step 9. Null-move pruning (KaggleFish's conditions and reduction), not after
-            // a reply the histories rate very well (KaggleFish's forms, +110 Elo).
+            // a reply the histories rate very well (KaggleFish's forms as one bundle, +110 Elo).
             if eval >= beta
                 && eval >= static_eval
                 && static_eval
@@ -931,7 +933,7 @@ impl Searcher {
             }
 
             // Step 9a. ProbCut: a capture whose reduced search beats beta by a margin.
-            // (KaggleFish's forms, +110 Elo)
+            // (KaggleFish's forms as one bundle, +110 Elo)
             let pc_beta = beta + tp!(PROBCUT_MARGIN) - tp!(PROBCUT_IMPROVING) * improving as i32;
             if depth >= tp!(PROBCUT_DEPTH)
                 && beta.abs() < MATE_BOUND
@@ -976,7 +978,7 @@ impl Searcher {
         }
 
         // Step 10. Internal iterative reduction: without a TT move this node was never
-        // searched well; search it shallower first (KaggleFish's forms, +110 Elo).
+        // searched well; search it shallower first (KaggleFish's forms as one bundle, +110 Elo).
         if tt_move == Move::NONE && excluded == Move::NONE {
             if pv_node && depth >= tp!(IIR_PV_DEPTH) {
                 depth -= 2;
@@ -986,7 +988,7 @@ impl Searcher {
         }
 
         // Step 10a. In check, a TT capture whose bound is far above beta cuts at once.
-        // (KaggleFish's forms, +110 Elo)
+        // (KaggleFish's forms as one bundle, +110 Elo)
         if in_check
             && !pv_node
             && depth >= CHECK_TT_CUT_DEPTH
@@ -1039,7 +1041,7 @@ impl Searcher {
             // us is pending and the side to move has a piece (KaggleFish's forms). A quiet
             // check escapes the quiets' margins and is judged as a capture; whether a move
             // checks is asked only where the answer decides a pruning (asked of every move,
-            // it took a tenth of the search's time) (KaggleFish's forms, +110 Elo).
+            // it took a tenth of the search's time) (KaggleFish's forms as one bundle, +110 Elo).
             move_count += 1;
             if !root && best_score > -MATE_BOUND && pos.has_non_pawn_material(pos.side_to_move()) {
                 // Late-move pruning: past the move count, every later quiet is skipped.
@@ -1145,7 +1147,7 @@ impl Searcher {
             // gets the full window; later ones a null window, reduced when they come late,
             // quiet and not checking, re-searched if they surprise. (No reduction of
             // checks, and "improving" assumed at the first two plies: WAC 263 → 266.)
-            // (KaggleFish's forms, +110 Elo)
+            // (KaggleFish's forms as one bundle, +110 Elo)
             let score = if moves_searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node, host)
             } else {
