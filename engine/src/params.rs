@@ -138,8 +138,9 @@ tunables! {
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
     /// The window centred on a running average of the iterations' scores, (2 s + average)
     /// / 3, as KaggleFish centres it, instead of the last score (0: off). Not yet proven:
-    /// against KaggleFish +3.75 ± 2.24 (se) points at 20,000 nodes, +1.25 ± 3.66 at 80,000
-    /// (docs/search.md); to be screened at depth before it is switched on.
+    /// against KaggleFish, paired by opening, +3.75 ± 2.24 (se) points at 20,000 nodes,
+    /// +1.25 ± 3.66 at 80,000, +2.50 ± 3.20 at 320,000 (docs/search.md); on only after a
+    /// match at the clock.
     ASPIRATION_AVERAGE: i32 = 0, 0..=1;
 
     /// Razoring: quiescence decides below alpha - RAZOR_BASE - RAZOR_PER_DEPTH2 * depth².
