@@ -15,7 +15,7 @@ all:
 main: venv submission
 	$(PYTHON) tools/arena.py --opponent random --games 4
 	$(PYTHON) tools/measure.py
-	target/release/minnow bench
+	target/kaggle/release/minnow bench
 
 # The competition build: the network alone, without the `analysis` feature (MultiPV,
 # searchmoves, go mate…) that `cargo build --release` gives users; the same search (`Bench`).
