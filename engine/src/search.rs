@@ -152,6 +152,18 @@ pub struct Analysis {
 
 #[cfg(feature = "analysis")]
 impl Analysis {
+    /// Forgets what the last `go` asked (its mate and root moves); `multipv` stays.
+    pub fn new_go(&mut self) {
+        self.mate = 0;
+        self.root_moves.clear();
+    }
+
+    /// Whether `score` proves the mate `go mate N` asks for: a mate in N moves (2N − 1
+    /// plies) or sooner.
+    fn mate_proven(&self, score: i32) -> bool {
+        self.mate > 0 && score >= MATE - (2 * self.mate - 1)
+    }
+
     /// Whether the root move `m` is searched in the current line.
     fn allows(&self, m: Move) -> bool {
         (self.root_moves.is_empty() || self.root_moves.contains(&m))
@@ -507,9 +519,9 @@ impl Searcher {
                 // A mate found and confirmed: no need to look further.
                 break;
             }
-            // `go mate N`: a mate in N moves (2N - 1 plies) or sooner is proven.
+            // `go mate N`: the mate is proven.
             #[cfg(feature = "analysis")]
-            if self.analysis.mate > 0 && s >= MATE - (2 * self.analysis.mate - 1) {
+            if self.analysis.mate_proven(s) {
                 break;
             }
         }
@@ -524,9 +536,8 @@ impl Searcher {
                 }
                 self.report_lines(host, lines);
             }
-            let mated = self.analysis.mate > 0 && result.score >= MATE - (2 * self.analysis.mate - 1);
             if self.analysis.mate > 0
-                && !mated
+                && !self.analysis.mate_proven(result.score)
                 && limits.depth.is_none()
                 && limits.nodes.is_none()
                 && !self.time.timed
@@ -562,11 +573,17 @@ impl Searcher {
         host.now_ms().saturating_sub(self.start_ms)
     }
 
-    fn report(&mut self, host: &mut dyn SearchHost, depth: i32, score: i32, bound: Bound) {
+    /// The `time` of an `info` line: since `go` in the `analysis` build, also after
+    /// `ponderhit`; since the hit in the competition build.
+    fn info_ms(&mut self, host: &mut dyn SearchHost) -> u64 {
         #[cfg(feature = "analysis")]
-        let time_ms = host.now_ms().saturating_sub(self.go_ms);
+        return host.now_ms().saturating_sub(self.go_ms);
         #[cfg(not(feature = "analysis"))]
-        let time_ms = self.elapsed(host);
+        self.elapsed(host)
+    }
+
+    fn report(&mut self, host: &mut dyn SearchHost, depth: i32, score: i32, bound: Bound) {
+        let time_ms = self.info_ms(host);
         let hashfull = self.tt.hashfull();
         host.report(&Report {
             depth,
@@ -610,7 +627,7 @@ impl Searcher {
     /// Reports each of the first `lines` lines that has a result, as `multipv` 1, 2, …
     #[cfg(feature = "analysis")]
     fn report_lines(&mut self, host: &mut dyn SearchHost, lines: usize) {
-        let time_ms = host.now_ms().saturating_sub(self.go_ms);
+        let time_ms = self.info_ms(host);
         let hashfull = self.tt.hashfull();
         for (i, l) in self.analysis.lines[..lines].iter().enumerate().filter(|(_, l)| l.depth > 0) {
             host.report(&Report {

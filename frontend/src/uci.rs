@@ -376,10 +376,7 @@ impl Uci {
         #[cfg(feature = "analysis")]
         let mut in_searchmoves = false;
         #[cfg(feature = "analysis")]
-        {
-            self.searcher.analysis.mate = 0;
-            self.searcher.analysis.root_moves.clear();
-        }
+        self.searcher.analysis.new_go();
         while let Some(token) = tokens.next() {
             #[cfg(feature = "analysis")]
             {
@@ -599,10 +596,8 @@ impl Uci {
         // One line, every root move, no mate limit: the same tree in every build.
         #[cfg(feature = "analysis")]
         let multipv = {
-            let a = &mut self.searcher.analysis;
-            a.mate = 0;
-            a.root_moves.clear();
-            core::mem::replace(&mut a.multipv, 1)
+            self.searcher.analysis.new_go();
+            core::mem::replace(&mut self.searcher.analysis.multipv, 1)
         };
         let start = env.now_ms();
         let mut nodes = 0;
