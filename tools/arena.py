@@ -598,14 +598,21 @@ def main() -> int:
     return 0
 
 
+def rss_ends(peaks: list) -> tuple:
+    """(n, median of the first n, median of the last n) of a run's per-game peak RSS, n a tenth
+    of the games (at least one): whether it grew from game to game. `peaks` is not empty."""
+    tenth = max(1, len(peaks) // 10)
+    return tenth, statistics.median(peaks[:tenth]), statistics.median(peaks[-tenth:])
+
+
 def rss_summary(peaks: list, games: int) -> str:
     """The engine's peak RSS over a run: the highest, and the medians of the first and the
-    last tenth of the games (at least one each), which say whether it grew from game to game."""
+    last tenth of the games (`rss_ends`)."""
     if not peaks:
         return "unmeasured"
-    tenth = max(1, len(peaks) // 10)
-    text = (f"{max(peaks)} KiB at most; median {statistics.median(peaks[:tenth]):.0f} KiB over the first "
-            f"{tenth} games, {statistics.median(peaks[-tenth:]):.0f} KiB over the last {tenth}")
+    tenth, first, last = rss_ends(peaks)
+    text = (f"{max(peaks)} KiB at most; median {first:.0f} KiB over the first "
+            f"{tenth} games, {last:.0f} KiB over the last {tenth}")
     if len(peaks) < games:
         text += f"; unmeasured in {games - len(peaks)} games"
     return text

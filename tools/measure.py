@@ -23,14 +23,16 @@ import sys
 import time
 from pathlib import Path
 
+from build_at import cargo_command
+
 ROOT = Path(__file__).resolve().parent.parent
-# The competition build: the network alone, without the `analysis` feature (Makefile).
-KAGGLE_FLAGS = ["--no-default-features", "--features", "nnue", "--target-dir", str(ROOT / "target" / "kaggle")]
 
 
 def build() -> Path:
     """Builds the shipped binary as `make submission` does and returns its path."""
-    subprocess.run(["cargo", "build", "--release", "--quiet", *KAGGLE_FLAGS], cwd=ROOT, check=True)
+    # The competition build, the network alone (`make submission`): build_at.py's command.
+    command = cargo_command(str(ROOT / "target" / "kaggle"), None, False, split=True)
+    subprocess.run([*command, "--quiet"], cwd=ROOT, check=True)
     return ROOT / "target" / "kaggle" / "release" / "minnow"
 
 

@@ -26,11 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import statistics
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from arena import rss_ends  # the arena's own first- and last-tenth medians
 
 ROOT = Path(__file__).resolve().parent.parent
 LEG_KEYS = ("games", "opponent", "latency", "spikes", "seed")
@@ -73,7 +74,7 @@ def summarise(games: list) -> dict:
     """The figures of a list of game records (tools/arena.py --json)."""
     reasons = [g["reason"] for g in games]
     peaks = [g["peak_kib"] for g in games if g["peak_kib"] is not None]
-    tenth = max(1, len(peaks) // 10)
+    _, first, last = rss_ends(peaks) if peaks else (0, None, None)
     return {
         "games": len(games),
         "wins": sum(g["points"] == 1.0 for g in games),
@@ -86,8 +87,8 @@ def summarise(games: list) -> dict:
         "min_overage": min((g["min_overage"] for g in games), default=None),
         "max_move_ms": max((g["max_move_ms"] for g in games), default=None),
         "peak_rss_kib": max(peaks) if peaks else None,
-        "rss_first_kib": statistics.median(peaks[:tenth]) if peaks else None,
-        "rss_last_kib": statistics.median(peaks[-tenth:]) if peaks else None,
+        "rss_first_kib": first,
+        "rss_last_kib": last,
         "unmeasured": len(games) - len(peaks),
         "spikes": sum(g["spike_count"] for g in games),
     }
