@@ -709,13 +709,18 @@ impl Searcher {
         (p.mv != Move::NONE).then(|| p.piece * 64 + p.mv.to().index())
     }
 
-    /// Counts a node at `ply` and checks the limits; false if the search must stop.
+    /// Checks the limits on entering a node at `ply`; false if the search must stop. Nodes
+    /// are counted where a move is made (`make_move`, quiescence), not here: one node per
+    /// move made, null moves not, as Stockfish and its family count them, so that `go
+    /// nodes N` is the same work for minnow and for them (counting every entry, as minnow
+    /// did before, gave 1.13 entries a move made on `bench`). A count reached twice (a
+    /// re-search, a null move's child) may poll twice: harmless; the count 0 never polls, as
+    /// before, so a search of a few hundred nodes reads no input.
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
-        self.nodes += 1;
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
-        } else if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+        } else if (self.nodes + 1).is_multiple_of(CHECK_EVERY_NODES) {
             self.check_limits(host);
         }
         self.seldepth = self.seldepth.max(ply);
@@ -758,6 +763,7 @@ impl Searcher {
     /// (one more if `double`) and the child's repetition key.
     #[inline(always)]
     fn make_move(&mut self, pos: &Position, ply: usize, m: Move, double: bool) -> Position {
+        self.nodes += 1;
         let child = pos.after(m);
         self.update_eval(ply, pos, Some(m));
         self.stack[ply].mv = m;
@@ -1451,6 +1457,7 @@ impl Searcher {
                     continue;
                 }
             }
+            self.nodes += 1;
             let child = pos.after(m);
             self.update_eval(ply, pos, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
