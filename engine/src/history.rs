@@ -14,8 +14,8 @@ pub struct Histories {
     pub butterfly: [[[i16; 64]; 64]; 2],
     /// Two quiet moves per ply that recently caused cutoffs.
     pub killers: [[Move; 2]; MAX_PLY + 1],
-    /// The quiet move that refuted a given move (by moved piece and destination).
-    pub counter: [[Move; 64]; 12],
+    /// The quiet move that refuted a given move (by moved piece × 64 + destination).
+    pub counter: [Move; 768],
     /// Continuation history (storage outside the searcher, see [`ContinuationHistory`]).
     pub continuation: &'static mut ContinuationHistory,
     /// Correction history: by side to move and by the pawn structure, the minor pieces and
@@ -119,7 +119,7 @@ impl Histories {
         Histories {
             butterfly: [[[0; 64]; 64]; 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
-            counter: [[Move::NONE; 64]; 12],
+            counter: [Move::NONE; 768],
             continuation,
             correction: [[[0; CORRECTION_SIZE]; 2]; CORRECTION_TABLES],
             capture: [[[0; 6]; 64]; 12],
@@ -139,7 +139,7 @@ impl Histories {
     pub fn clear(&mut self) {
         self.butterfly.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.clear_killers();
-        self.counter.iter_mut().flatten().for_each(|m| *m = Move::NONE);
+        self.counter.iter_mut().for_each(|m| *m = Move::NONE);
         self.continuation.0.iter_mut().flatten().flatten().for_each(|h| *h = 0);
         self.correction.iter_mut().flatten().flatten().for_each(|c| *c = 0);
         self.capture.iter_mut().flatten().flatten().for_each(|h| *h = 0);

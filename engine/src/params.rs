@@ -125,7 +125,7 @@ pub const LMR_TT_HIT_RATE: u32 = 65_536 * 377 / 1_024;
 pub const LMR_DEEPER_MARGIN: i32 = 18;
 /// ... and one that beat it by less than this a ply shallower.
 pub const LMR_SHALLOWER_MARGIN: i32 = 4;
-/// Step 14: a quiet best move that beat beta by this earns the next depth's history bonus.
+/// Step 15: a quiet best move that beat beta by this earns the next depth's history bonus.
 pub const HISTORY_BONUS_MARGIN: i32 = 61;
 
 tunables! {

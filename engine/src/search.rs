@@ -8,7 +8,7 @@
 //! Each step says why it is there. Where a self-play match at a time control (2+0.05, or the
 //! Kaggle clock 10+0.1) measured it against the build without it, a short tag quotes that
 //! match's Elo, rounded: "(+N Elo)" for the step alone, "(bundle, +N Elo)" for the five pieces
-//! measured only together (steps 0, 12a, 14a, 16a and the continuation histories of step 11),
+//! measured only together (steps 0, 12a, 15a, 16a and the continuation histories of step 11),
 //! "(KaggleFish's forms as one bundle, +N Elo)" for the eight steps that came in together
 //! (617e847): one match for all eight, not eight gains; "(with X, +N Elo)" for two measured as
 //! a pair; outside this file a tag names its step first,
@@ -702,11 +702,20 @@ impl Searcher {
         let _ = (ply, pos, m);
     }
 
-    /// The correction-history slot of the move before `ply` (none after a null move).
+    /// The move `back` plies before `ply` as moved piece × 64 + destination, the one index
+    /// of every table kept by an earlier move (counter-move, continuation and correction
+    /// histories); none for a null move or before the root.
+    #[inline(always)]
+    fn move_before(&self, ply: usize, back: usize) -> Option<usize> {
+        let p = self.stack[ply.checked_sub(back)?];
+        (p.mv != Move::NONE).then(|| p.piece * 64 + p.mv.to().index())
+    }
+
+    /// The move just before `ply` ([`Self::move_before`]): the counter-move's and the
+    /// correction history's slot.
     #[inline(always)]
     fn counter_slot(&self, ply: usize) -> Option<usize> {
-        let p = self.stack[ply.checked_sub(1)?];
-        (p.mv != Move::NONE).then(|| p.piece * 64 + p.mv.to().index())
+        self.move_before(ply, 1)
     }
 
     /// Checks the limits on entering a node at `ply`; false if the search must stop. Nodes
@@ -758,16 +767,26 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Plays `m` at `ply` of the current line: the child position, its accumulators, the
-    /// move in the ply stack (for the histories), the double extensions on the line
-    /// (one more if `double`) and the child's repetition key.
+    /// Plays `m` at `ply` of the current line (`None`: the null move, which is not counted
+    /// as a node): the child position, its accumulators, the move in the ply stack (for the
+    /// histories), the double extensions on the line (one more if `double`) and the child's
+    /// repetition key.
     #[inline(always)]
-    fn make_move(&mut self, pos: &Position, ply: usize, m: Move, double: bool) -> Position {
-        self.nodes += 1;
-        let child = pos.after(m);
-        self.update_eval(ply, pos, Some(m));
-        self.stack[ply].mv = m;
-        self.stack[ply].piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
+    fn make_move(&mut self, pos: &Position, ply: usize, m: Option<Move>, double: bool) -> Position {
+        let child = match m {
+            Some(m) => {
+                self.nodes += 1;
+                pos.after(m)
+            }
+            None => {
+                let mut child = *pos;
+                child.make_null();
+                child
+            }
+        };
+        self.update_eval(ply, pos, m);
+        self.stack[ply].mv = m.unwrap_or(Move::NONE);
+        self.stack[ply].piece = m.and_then(|m| pos.piece_on(m.from())).map_or(0, |p| p.index());
         self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + double as i32;
         self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
         child
@@ -825,11 +844,8 @@ impl Searcher {
         // history in reply to them orders it and sizes its reduction. The same side's earlier
         // moves (two and four plies back) index a table of their own, 768 entries on.
         let prev = Continuation(core::array::from_fn(|i| {
-            let back = [1, 2, 4][i];
-            let earlier = ply.checked_sub(back).map(|p| self.stack[p]);
-            earlier
-                .filter(|e| e.mv != Move::NONE)
-                .map_or(Continuation::NONE, |e| (i > 0) as usize * 768 + e.piece * 64 + e.mv.to().index())
+            self.move_before(ply, [1, 2, 4][i])
+                .map_or(Continuation::NONE, |slot| (i > 0) as usize * 768 + slot)
         }));
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
@@ -930,20 +946,14 @@ impl Searcher {
                     >= beta - tp!(NMP_MARGIN_PER_DEPTH) * depth - tp!(NMP_MARGIN_IMPROVING) * improving as i32
                         + tp!(NMP_MARGIN_PV) * tt_pv as i32
                         + tp!(NMP_MARGIN)
-                && ply > 0
-                && self.stack[ply - 1].mv != Move::NONE
+                && self.counter_slot(ply).is_some()
                 && self.stack[ply - 1].stat_score < NMP_MAX_PARENT_STAT
                 && pos.has_non_pawn_material(pos.side_to_move())
                 && beta > -MATE_BOUND
             {
                 let r = (tp!(NMP_BASE_REDUCTION) + tp!(NMP_DEPTH_REDUCTION) * depth) / 256
                     + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(tp!(NMP_EVAL_MAX));
-                let mut child = *pos;
-                child.make_null();
-                self.update_eval(ply, pos, None);
-                self.stack[ply].mv = Move::NONE;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
-                self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
+                let child = self.make_move(pos, ply, None, false);
                 stats!(self.stats.nmp_tries += 1);
                 let score = -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node, host);
                 if self.stopped {
@@ -972,7 +982,7 @@ impl Searcher {
                     }
                     tries -= 1;
                     stats!(self.stats.probcut_tries += 1);
-                    let child = self.make_move(pos, ply, m, false);
+                    let child = self.make_move(pos, ply, Some(m), false);
                     let mut s = -self.quiescence(&child, -pc_beta, -pc_beta + 1, ply + 1, 0, host);
                     if s >= pc_beta && depth > 4 {
                         s = -self.negamax(
@@ -1029,12 +1039,7 @@ impl Searcher {
         // Step 11. The move loop, ordered by the histories, the continuation histories
         // among them (bundle, +58 Elo).
         let us = pos.side_to_move();
-        let counter = if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
-            let prev = self.stack[ply - 1];
-            self.histories.counter[prev.piece][prev.mv.to().index()]
-        } else {
-            Move::NONE
-        };
+        let counter = self.counter_slot(ply).map_or(Move::NONE, |slot| self.histories.counter[slot]);
         let mut picker = MovePicker::new(tt_move, self.histories.killers[ply], counter, prev);
         let mut singular_quiet = false;
         let mut best_score = -INFINITY;
@@ -1161,7 +1166,7 @@ impl Searcher {
                 singular_quiet = extension > 0 && quiet;
             }
 
-            let child = self.make_move(pos, ply, m, extension == 2);
+            let child = self.make_move(pos, ply, Some(m), extension == 2);
             let nodes_before = self.nodes;
             let new_depth = depth - 1 + extension;
             stats!(self.stats.ext_singular += u64::from(extension > 0));
@@ -1285,7 +1290,7 @@ impl Searcher {
             }
         }
 
-        // Step 15. No legal move: mate or stalemate.
+        // Step 14. No legal move: mate or stalemate.
         if moves_searched == 0 {
             // Without the excluded move, no move: as good as failing low (the excluded
             // move is then singular by force).
@@ -1295,12 +1300,12 @@ impl Searcher {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        // Step 14. Learn from the best move, if one raised alpha: killers, counter-move and
+        // Step 15. Learn from the best move, if one raised alpha: killers, counter-move and
         // history for a quiet, whose quiets tried before get a malus; the captures tried
         // get one in any case (KaggleFish's forms, at the node's end).
         if best_move != Move::NONE {
             let bonus = history_bonus(depth + 1);
-            // Step 14a. Capture history (bundle, +58 Elo).
+            // Step 15a. Capture history (bundle, +58 Elo).
             if best_move.is_noisy() {
                 self.histories.update_capture(pos, best_move, bonus);
             } else {
@@ -1315,9 +1320,8 @@ impl Searcher {
                 for &q in quiets_tried[..quiet_count].iter().filter(|&&q| q != m) {
                     self.histories.update_quiet(pos, prev, q, -bonus);
                 }
-                if ply > 0 && self.stack[ply - 1].mv != Move::NONE {
-                    let prev = self.stack[ply - 1];
-                    self.histories.counter[prev.piece][prev.mv.to().index()] = m;
+                if let Some(slot) = self.counter_slot(ply) {
+                    self.histories.counter[slot] = m;
                 }
             }
             for &n in noisy_tried[..noisy_count].iter().filter(|&&n| n != best_move) {
