@@ -452,6 +452,12 @@ impl Searcher {
                         failed_high = 0;
                         self.report(host, depth, s, Bound::Upper);
                     } else if s >= beta {
+                        // A root move that failed high is played if the limit comes before
+                        // its re-search ends, as the family plays it (the re-search starts
+                        // with an empty PV, where step 0 would not see it).
+                        if line == 0 {
+                            self.play_root_pv(&mut result);
+                        }
                         beta = (s + delta).min(INFINITY);
                         failed_high += 1;
                         self.report(host, depth, s, Bound::Lower);
@@ -468,9 +474,8 @@ impl Searcher {
                     // Step 0. An iteration cut short by the clock: a root move that beat the
                     // previous best in it (searched to the end, so above alpha) is played
                     // (bundle, +58 Elo).
-                    if line == 0 && self.pv_len[0] > 0 && self.pv[0][0] != result.best {
-                        result.best = self.pv[0][0];
-                        result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+                    if line == 0 {
+                        self.play_root_pv(&mut result);
                     }
                     break 'deepening;
                 };
@@ -643,6 +648,15 @@ impl Searcher {
             });
         }
         self.analysis.reported_nodes = self.nodes;
+    }
+
+    /// Makes the root's current PV, if it has one, the move to play and the one to ponder
+    /// on (step 0).
+    fn play_root_pv(&self, result: &mut SearchResult) {
+        if self.pv_len[0] > 0 {
+            result.best = self.pv[0][0];
+            result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+        }
     }
 
     /// Polls input and the clock (every [`CHECK_EVERY_NODES`] nodes); sets `stopped` when
