@@ -664,6 +664,9 @@ impl Searcher {
     /// (−148 B).
     #[inline(never)]
     fn check_limits(&mut self, host: &mut dyn SearchHost) {
+        if self.stopped {
+            return;
+        }
         match host.poll() {
             Poll::Continue => {}
             Poll::Stop => self.stopped = true,
@@ -737,8 +740,10 @@ impl Searcher {
     /// move made, null moves not, as Stockfish and its family count them, so that `go
     /// nodes N` is the same work for minnow and for them (counting every entry, as minnow
     /// did before, gave 1.13 entries a move made on `bench`). A count reached twice (a
-    /// re-search, a null move's child) may poll twice: harmless; the count 0 never polls, as
-    /// before, so a search of a few hundred nodes reads no input.
+    /// re-search, a null move's child) may poll twice, but a stopped search never polls
+    /// again (the nodes entered while it unwinds would each advance a test's virtual
+    /// clock); the count 0 never polls, as before, so a search of a few hundred nodes
+    /// reads no input.
     #[inline(always)]
     fn enter_node(&mut self, ply: usize, host: &mut dyn SearchHost) -> bool {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {

@@ -21,7 +21,8 @@ pub const MOVE_BUCKETS: [usize; 4] = [2, 4, 8, 16];
 /// The counters of one search. All-zero is the fresh state (`Searcher::new` zeroes it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Nodes of the search: the count `info … nodes` reports (set when the search ends).
+    /// Nodes of the search: the count `info … nodes` reports, a move made (the family's count;
+    /// set when the search ends).
     pub nodes: u64,
     /// Entries into the quiescence search, from the main search at depth 0 included.
     pub qnodes: u64,
@@ -181,7 +182,9 @@ mod tests {
         assert_eq!(s.nodes, result.nodes);
         assert!(0 < s.qnodes && s.qnodes < s.nodes, "{s:?}");
         assert!(0 < s.tt_cuts && s.tt_cuts <= s.tt_hits && s.tt_hits <= s.tt_probes, "{s:?}");
-        assert!(s.tt_probes + s.qnodes <= s.nodes, "{s:?}");
+        // Nodes are moves made (the family's count); the entries into the search and
+        // quiescence are about 1.13 a move on bench (re-searches, null moves' children).
+        assert!(s.nodes < s.tt_probes + s.qnodes && s.tt_probes + s.qnodes < s.nodes * 5 / 4, "{s:?}");
         assert!(0 < s.first_move_cuts && s.first_move_cuts <= s.cut_nodes, "{s:?}");
         assert!(0 < s.nmp_cuts && s.nmp_cuts <= s.nmp_tries, "{s:?}");
         assert!(0 < s.probcut_cuts && s.probcut_cuts <= s.probcut_tries, "{s:?}");
