@@ -736,7 +736,7 @@ impl Searcher {
     }
 
     /// Checks the limits on entering a node at `ply`; false if the search must stop. Nodes
-    /// are counted where a move is made (`make_move`, quiescence), not here: one node per
+    /// are counted where a move is made ([`Self::child`]), not here: one node per
     /// move made, null moves not, as Stockfish and its family count them, so that `go
     /// nodes N` is the same work for minnow and for them (counting every entry, as minnow
     /// did before, gave 1.13 entries a move made on `bench`). A count reached twice (a
@@ -786,12 +786,11 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Plays `m` at `ply` of the current line (`None`: the null move, which is not counted
-    /// as a node): the child position, its accumulators, the move in the ply stack (for the
-    /// histories), the double extensions on the line (one more if `double`) and the child's
-    /// repetition key.
+    /// The child of `pos` after `m` at `ply` (`None`: the null move) and its accumulators;
+    /// the one place a node is counted: a move made, the null move not. Quiescence needs
+    /// no more; the main search adds the rest in [`Self::make_move`].
     #[inline(always)]
-    fn make_move(&mut self, pos: &Position, ply: usize, m: Option<Move>, double: bool) -> Position {
+    fn child(&mut self, pos: &Position, ply: usize, m: Option<Move>) -> Position {
         let child = match m {
             Some(m) => {
                 self.nodes += 1;
@@ -804,6 +803,16 @@ impl Searcher {
             }
         };
         self.update_eval(ply, pos, m);
+        child
+    }
+
+    /// Plays `m` at `ply` of the current line (`None`: the null move): the child position
+    /// and its accumulators ([`Self::child`]), the move in the ply stack (for the
+    /// histories), the double extensions on the line (one more if `double`) and the child's
+    /// repetition key.
+    #[inline(always)]
+    fn make_move(&mut self, pos: &Position, ply: usize, m: Option<Move>, double: bool) -> Position {
+        let child = self.child(pos, ply, m);
         self.stack[ply].mv = m.unwrap_or(Move::NONE);
         self.stack[ply].piece = m.and_then(|m| pos.piece_on(m.from())).map_or(0, |p| p.index());
         self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + double as i32;
@@ -1480,9 +1489,7 @@ impl Searcher {
                     continue;
                 }
             }
-            self.nodes += 1;
-            let child = pos.after(m);
-            self.update_eval(ply, pos, Some(m));
+            let child = self.child(pos, ply, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
             if self.stopped {
                 return 0;

@@ -233,7 +233,8 @@ def compare(args) -> dict:
     judge.options.setdefault("Hash", "16")
     cache = Cache(args.cache / "answers.jsonl")
     moves = [engine_moves(s, s.nodes or args.nodes, fens, cache, args.concurrency) for s in specs]
-    pairs = [(fen, m[i]) for i, fen in enumerate(fens) for m in moves if len({mm[i] for mm in moves}) > 1]
+    # Every engine's move where the engines disagree (the judge is asked each distinct one once).
+    pairs = [(fen, m[i]) for i, fen in enumerate(fens) if len({m[i] for m in moves}) > 1 for m in moves]
     scores = judge_scores(judge, args.judge_nodes, pairs, cache, args.concurrency)
     base = moves[0]
     report = {"positions": len(fens), "nodes": args.nodes, "judge_nodes": args.judge_nodes, "rows": []}
