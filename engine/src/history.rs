@@ -241,19 +241,23 @@ impl Histories {
         self.update_continuation(pos, prev, m, bonus);
     }
 
+    /// The continuation rows of the moves `prev`, a row of zeros for an absent one: looked up
+    /// once a node, so that scoring each quiet move is three loads and no branch.
+    #[inline(always)]
+    pub fn continuation_rows(&self, prev: Continuation) -> [&[[i16; 64]; 6]; CONTINUATION_PLIES] {
+        static ZERO: [[i16; 64]; 6] = [[0; 64]; 6];
+        prev.0.map(|p| self.continuation.0.get(p).unwrap_or(&ZERO))
+    }
+
     /// The history score of the quiet move `m` in `pos`: butterfly plus the continuation
-    /// entries after `prev`.
-    #[inline]
-    pub fn quiet_score(&self, pos: &Position, prev: Continuation, m: Move) -> i32 {
-        let kind = mover(pos, m).index();
-        let mut score = self.butterfly(pos.side_to_move(), m);
-        for (i, p) in prev.0.into_iter().enumerate() {
-            if p != Continuation::NONE {
-                let weight = if i == 0 { tp!(CONTINUATION_1_WEIGHT) } else { 1 };
-                score += weight * self.continuation.0[p][kind][m.to().index()] as i32;
-            }
-        }
-        score
+    /// entries of `rows` ([`Histories::continuation_rows`]), the move one ply back weighted.
+    #[inline(always)]
+    pub fn quiet_score(&self, pos: &Position, rows: &[&[[i16; 64]; 6]; CONTINUATION_PLIES], m: Move) -> i32 {
+        let (kind, to) = (mover(pos, m).index(), m.to().index());
+        self.butterfly(pos.side_to_move(), m)
+            + tp!(CONTINUATION_1_WEIGHT) * rows[0][kind][to] as i32
+            + rows[1][kind][to] as i32
+            + rows[2][kind][to] as i32
     }
 
     /// The continuation entries of the quiet move `m` after `prev`, each once.

@@ -277,6 +277,7 @@ impl MovePicker {
                     }
                     self.generate_quiets(pos);
                     let threats = lesser_threats(pos);
+                    let rows = histories.continuation_rows(self.prev);
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
                         self.keys[i] = if self.is_special(m) {
@@ -288,7 +289,7 @@ impl MovePicker {
                             let t = threats[kind];
                             let escape = t.contains(m.from()) as i32 - t.contains(m.to()) as i32;
                             let bonus = escape * THREAT_LEVEL[kind] * tp!(THREAT_ORDER);
-                            key(histories.quiet_score(pos, self.prev, m) + bonus, i)
+                            key(histories.quiet_score(pos, &rows, m) + bonus, i)
                         };
                     }
                 }
