@@ -22,6 +22,13 @@
 # search tool's `fetch github:official-stockfish/Stockfish`, for building the teacher).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# `nice` alone does not yield: with the kernel's autogroups (sched_autogroup_enabled, on here)
+# sessions share the CPU equally whatever their processes' nice, so the run took a whole core
+# from a training run beside it. So it runs in a session of its own, and that session is niced.
+if [ -z "${STRETCH_SESSION:-}" ]; then
+    STRETCH_SESSION=1 exec setsid -w "$0" "$@"
+fi
+echo 19 >/proc/self/autogroup 2>/dev/null || true
 data=${MINNOW_DATA:-$HOME/.local/share/minnow}
 run=${RUN:-t16}
 out="$data/$run"
