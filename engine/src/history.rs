@@ -79,14 +79,15 @@ pub fn correction_indices(pos: &Position) -> [usize; CORRECTION_TABLES - 1] {
 
 /// Continuation history: how often a quiet move (by piece type and destination) caused a
 /// cutoff right after a given move one, two or four plies earlier (by piece and destination,
-/// [`Continuation`]): rows `0..768` for the move one ply back, `768..1536` for the moves of
-/// the same side. 1,152 KiB: the caller provides it (a static in the shipped binary),
-/// because a searcher built on the stack and moved would touch it twice over.
-pub struct ContinuationHistory(pub [[[i16; 64]; 6]; 1536]);
+/// [`Continuation`]), one table for all three plies: 576 KiB, where the same side's moves in
+/// a table of their own cost 576 KiB more for nothing measurable. The caller provides it (a
+/// static in the shipped binary), because a searcher built on the stack and moved would touch
+/// it twice over.
+pub struct ContinuationHistory(pub [[[i16; 64]; 6]; 768]);
 
 impl ContinuationHistory {
     /// All zero.
-    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[0; 64]; 6]; 1536]);
+    pub const EMPTY: ContinuationHistory = ContinuationHistory([[[0; 64]; 6]; 768]);
 }
 
 /// A position's correction-history entries ([`Histories::correction_slots`]): offsets into

@@ -869,11 +869,9 @@ impl Searcher {
         }
 
         // The moves one, two and four plies back, for the continuation histories: a quiet's
-        // history in reply to them orders it and sizes its reduction. The same side's earlier
-        // moves (two and four plies back) index a table of their own, 768 entries on.
+        // history in reply to them orders it and sizes its reduction.
         let prev = Continuation(core::array::from_fn(|i| {
-            self.move_before(ply, [1, 2, 4][i])
-                .map_or(Continuation::NONE, |slot| (i > 0) as usize * 768 + slot)
+            self.move_before(ply, [1, 2, 4][i]).unwrap_or(Continuation::NONE)
         }));
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
