@@ -21,14 +21,15 @@
 # ENGINE_COMMIT (the commit to build datagen from when RUN has none yet: HEAD), SF_GIT (the
 # search tool's `fetch github:official-stockfish/Stockfish`, for building the teacher).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 # `nice` alone does not yield: with the kernel's autogroups (sched_autogroup_enabled, on here)
 # sessions share the CPU equally whatever their processes' nice, so the run took a whole core
-# from a training run beside it. So it runs in a session of its own, and that session is niced.
+# from a training run beside it. So it runs in a session of its own, and that session is niced
+# (before the `cd`, since "$0" may be relative to the caller's directory).
 if [ -z "${STRETCH_SESSION:-}" ]; then
     STRETCH_SESSION=1 exec setsid -w "$0" "$@"
 fi
 echo 19 >/proc/self/autogroup 2>/dev/null || true
+cd "$(dirname "$0")/../.."
 data=${MINNOW_DATA:-$HOME/.local/share/minnow}
 run=${RUN:-t16}
 out="$data/$run"
