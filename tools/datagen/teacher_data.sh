@@ -35,8 +35,15 @@ worker() {
     while [ "$(date +%s)" -lt "$deadline" ]; do
         local name="$w-$c.bin"
         if [ ! -e "$labelled/$name" ]; then
-            "$bin/datagen" play --out "$out/raw/$name" --positions "$chunk" --nodes "$nodes" --threads 1 \
-                --seed $((seed + 1000 * w + c)) --openings "$openings" --hash 2 >/dev/null
+            local play=("$bin/datagen" play --out "$out/raw/$name" --positions "$chunk" --nodes "$nodes"
+                --threads 1 --seed $((seed + 1000 * w + c)) --openings "$openings" --hash 2)
+            # A half-played chunk that cannot be resumed (its progress file cut short when the
+            # machine went away) is played again from its first game, not mended.
+            if ! "${play[@]}" >/dev/null; then
+                echo "teacher_data: $out/raw/$name cannot be resumed: playing it again from the start"
+                rm -f "$out/raw/$name" "$out/raw/$name.progress"
+                "${play[@]}" >/dev/null
+            fi
             "$bin/datagen" label --in "$out/raw/$name" --out "$labelled/$name" --mode "$mode" \
                 --teacher "$teacher" --threads 1 --hash 2
             if [ -n "${MANIFEST:-}" ]; then  # tools/datagen/stretch.sh's record of whole chunks

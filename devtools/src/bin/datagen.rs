@@ -168,11 +168,17 @@ fn play(cfg: &Config) -> Result<(), String> {
             }
             if wrote {
                 file.flush().map_err(|e| e.to_string())?;
+                // Written beside and renamed over the old one, so that a machine going away
+                // mid-write leaves the old progress or the new, never an empty file.
+                let progress = progress_path(&cfg.out);
+                let mut tmp = progress.clone().into_os_string();
+                tmp.push(".tmp");
                 std::fs::write(
-                    progress_path(&cfg.out),
+                    &tmp,
                     format!("next_game={next_write} bytes={written} positions={positions}\n"),
                 )
-                .map_err(|e| e.to_string())?;
+                .and_then(|()| std::fs::rename(&tmp, &progress))
+                .map_err(|e| format!("{}: {e}", progress.display()))?;
             }
             let finished = done(next_write, positions);
             if finished || last_report.elapsed() >= Duration::from_secs(10) {
