@@ -2,7 +2,9 @@
 
 use minnow::Position;
 use minnow::fen::Fen;
-use minnow::movegen::{MoveError, MoveList, legal_move_list, noisy_moves, parse_uci_move, quiet_moves};
+use minnow::movegen::{
+    MoveError, MoveList, is_legal, legal_move_list, noisy_moves, parse_uci_move, quiet_moves,
+};
 use minnow::tablegen::SplitMix;
 
 const SUITE: &str = include_str!("data/perftsuite.epd");
@@ -55,6 +57,30 @@ fn noisy_and_quiet_partition_the_legal_moves() {
         let unique = sorted(&all);
         assert!(unique.windows(2).all(|w| w[0] != w[1]), "duplicate move in {}", pos.fen());
     }
+}
+
+/// The picker's one-move test agrees with the whole list: every legal move passes, and
+/// every move legal in some other position (a TT collision's move, another node's killer)
+/// passes exactly when it is in this position's list.
+#[test]
+fn one_move_legality_agrees_with_the_list() {
+    let positions = sample_positions();
+    let mut foreign: Vec<minnow::Move> = Vec::new();
+    for pos in positions.iter().step_by(7) {
+        foreign.extend(legal_move_list(pos).iter().copied());
+    }
+    foreign.sort_unstable_by_key(|m| m.raw());
+    foreign.dedup();
+    let (mut passed, mut refused) = (0, 0);
+    for pos in &positions {
+        let legal = legal_move_list(pos);
+        for &m in legal.iter().chain(&foreign) {
+            let expected = legal.contains(&m);
+            assert_eq!(is_legal(pos, m), expected, "{} in {}", m.uci(), pos.fen());
+            if expected { passed += 1 } else { refused += 1 }
+        }
+    }
+    assert!(passed > 10_000 && refused > 100_000, "{passed} passed, {refused} refused");
 }
 
 #[test]

@@ -3,17 +3,18 @@
 //! Stages, in order: the transposition-table move; good captures and queen promotions
 //! (most valuable victim first, least valuable attacker next, kept only if static exchange
 //! evaluation does not lose material); the two killer moves; the counter-move; the other
-//! quiet moves by history score; last the losing captures and under-promotions. Noisy moves
-//! are generated first and quiet moves only when a quiet stage is reached (or the TT move
-//! is quiet), so a cutoff by the TT move or a capture skips generating quiets. Every legal
-//! move is yielded exactly once; a test proves it by running perft through the picker.
+//! quiet moves by history score; last the losing captures and under-promotions. The TT
+//! move, killers and counter-move are tested by generating only their piece's moves to
+//! their square; noisy moves are generated after the TT move and quiet moves only when the
+//! quiet stage is reached, so a cutoff skips the lists it did not need. Every legal move is
+//! yielded exactly once; a test proves it by running perft through the picker.
 
 use arrayvec::ArrayVec;
 
 use crate::attacks;
 use crate::board::Position;
 use crate::eval::pawn_attack_span;
-use crate::movegen::{MAX_MOVES, MoveList, noisy_moves, quiet_moves};
+use crate::movegen::{MAX_MOVES, MoveList, is_legal, noisy_moves, quiet_moves};
 use crate::params::tp;
 use crate::see::SEE_VALUE;
 use crate::types::{Bitboard, Move, PieceType};
@@ -115,31 +116,14 @@ impl MovePicker {
     }
 
     fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
-        if self.noisy_generated {
-            return;
-        }
         self.noisy_generated = true;
-        // Noisy moves go first in the list; quiets, if already there (a quiet TT move was
-        // checked first), go behind them, their keys still unset.
-        let quiets = self.moves.len();
-        if quiets == 0 {
-            noisy_moves(pos, &mut self.moves);
-        } else {
-            let mut list = MoveList::new();
-            noisy_moves(pos, &mut list);
-            for &m in &self.moves {
-                let _ = list.try_push(m);
-            }
-            self.moves = list;
-        }
-        let n = self.moves.len() - quiets;
+        noisy_moves(pos, &mut self.moves);
+        let n = self.moves.len();
         self.noisy_end = n;
-        self.keys.clear();
         for (i, &m) in self.moves[..n].iter().enumerate() {
             let score = noisy_score(pos, m) + histories.capture_score(pos, m);
             let _ = self.keys.try_push(key(score, i));
         }
-        self.pad_keys();
     }
 
     #[inline(always)]
@@ -149,25 +133,6 @@ impl MovePicker {
         }
         self.quiets_generated = true;
         quiet_moves(pos, &mut self.moves);
-        self.pad_keys();
-    }
-
-    /// Gives the quiet moves at the end of the list placeholder keys, set when the quiet
-    /// stage scores them. (`try_push` cannot fail: both lists have the same capacity.)
-    fn pad_keys(&mut self) {
-        while self.keys.len() < self.moves.len() {
-            let _ = self.keys.try_push(0);
-        }
-    }
-
-    #[inline(always)]
-    fn quiet_contains(&self, m: Move) -> bool {
-        self.moves[self.noisy_end..].contains(&m)
-    }
-
-    #[inline(always)]
-    fn noisy_contains(&self, m: Move) -> bool {
-        self.moves[..self.noisy_end].contains(&m)
     }
 
     /// Index of the best-scored unpicked move in `start..end` (the first of equals), if any.
@@ -200,22 +165,23 @@ impl MovePicker {
                     if tt == Move::NONE {
                         continue;
                     }
+                    // A noisy TT move: the captures are scored before it is searched (scored
+                    // after, with what its subtree taught the histories: 46.2% in 538 games
+                    // against this at 20,000 nodes).
+                    if tt.is_noisy() {
+                        self.generate_noisy(pos, histories);
+                    }
                     // The TT move may come from another position (a key collision): yield
                     // it only if it is legal here.
-                    let legal = if tt.is_noisy() {
-                        self.generate_noisy(pos, histories);
-                        self.noisy_contains(tt)
-                    } else {
-                        self.generate_quiets(pos);
-                        self.quiet_contains(tt)
-                    };
-                    if legal {
+                    if is_legal(pos, tt) {
                         return Some(tt);
                     }
                     self.tt_move = Move::NONE;
                 }
                 Stage::GenerateNoisy => {
-                    self.generate_noisy(pos, histories);
+                    if !self.noisy_generated {
+                        self.generate_noisy(pos, histories);
+                    }
                     self.cursor = 0;
                     self.stage = Stage::GoodNoisy;
                 }
@@ -265,8 +231,7 @@ impl MovePicker {
                     if earlier {
                         continue;
                     }
-                    self.generate_quiets(pos);
-                    if self.quiet_contains(m) {
+                    if is_legal(pos, m) {
                         return Some(m);
                     }
                 }
@@ -278,9 +243,11 @@ impl MovePicker {
                     self.generate_quiets(pos);
                     let threats = lesser_threats(pos);
                     let rows = histories.continuation_rows(self.prev);
+                    // The keys go on behind the noisy moves' (the quiescence's quiet checks
+                    // need none).
                     for i in self.noisy_end..self.moves.len() {
                         let m = self.moves[i];
-                        self.keys[i] = if self.is_special(m) {
+                        let k = if self.is_special(m) {
                             PICKED
                         } else {
                             // A piece leaving a square a lesser piece attacks first, one
@@ -291,6 +258,7 @@ impl MovePicker {
                             let bonus = escape * THREAT_LEVEL[kind] * tp!(THREAT_ORDER);
                             key(histories.quiet_score(pos, &rows, m) + bonus, i)
                         };
+                        let _ = self.keys.try_push(k);
                     }
                 }
                 Stage::Quiets => {
