@@ -238,7 +238,23 @@ pub fn output_bucket(pieces: u32) -> usize {
 }
 
 /// The embedded net, as in the file.
+#[cfg(not(coded_net))]
 static NET: [u8; NET_LEN] = *net_file!();
+/// The embedded net with its first layer zeroed (it comes from [`CODED`] instead): the
+/// zeros cost the compressed binary a few bytes, and every offset stays the file's.
+#[cfg(coded_net)]
+static NET: [u8; NET_LEN] = {
+    let mut net = *net_file!();
+    let mut i = W1;
+    while i < B1 {
+        net[i] = 0;
+        i += 1;
+    }
+    net
+};
+/// The first layer range-coded (`MINNOW_CODED`; format: [`decode_first_layer`]).
+#[cfg(coded_net)]
+static CODED: &[u8] = include_bytes!(env!("MINNOW_CODED_FILE"));
 
 /// The first layer decoded: one row of `HIDDEN` weights per feature, then [`ZERO_ROW`].
 static mut ROWS: [[i16; HIDDEN]; INPUTS + 1] = [[0; HIDDEN]; INPUTS + 1];
@@ -291,11 +307,23 @@ fn decode_rows() {
         // descends from `Accumulator::new`, which calls this first).
         let rows = unsafe { &mut *(&raw mut ROWS) };
         AVX2.store(cpu_has_avx2(), Ordering::Relaxed);
+        #[cfg(not(coded_net))]
         for (i, column) in NET[W1..B1].chunks_exact(INPUTS).enumerate() {
             let mut w = 0i8;
             for (row, &delta) in rows.iter_mut().zip(column) {
                 w = w.wrapping_add(delta as i8);
                 row[i] = i16::from(w);
+            }
+        }
+        #[cfg(coded_net)]
+        {
+            let mut decoder = FirstLayerDecoder::new(CODED, STORED);
+            let mut column = [0i8; INPUTS];
+            for i in 0..STORED {
+                decoder.neuron(i, &mut column);
+                for (row, &w) in rows.iter_mut().zip(&column) {
+                    row[i] = i16::from(w);
+                }
             }
         }
         if PAIRS {
@@ -313,6 +341,123 @@ fn decode_rows() {
             }
         }
     });
+}
+
+/// Coded first-layer contexts: `theta_k = 1 - 2^(-k/4)` for k in 0..40.
+const CODED_KS: usize = 40;
+/// Where a weight's activity (its left and lower neighbours' |residual| summed) starts each
+/// of the six buckets after the first.
+const ACTIVITY_EDGES: [i32; 5] = [1, 3, 6, 12, 24];
+
+/// The decoder of a first layer range-coded by `tools/reports/weight_coding.py`
+/// (`encode_blob`): `12 × neurons` bytes of `k` (neuron by neuron, plane by plane), six
+/// i8 offsets on `k` by activity bucket, then the stream of LZMA's 32-bit range coder
+/// without its first (zero) byte. Each weight is the mean of its left and lower
+/// neighbours in its piece's plane (floored; one of them at an edge, 0 at a1) plus a
+/// wrapping-i8 residual, coded under the two-sided geometric distribution of its neuron
+/// and plane's `k`, moved by its activity's offset, in integer frequencies
+/// ([`FirstLayerDecoder::frequency`]). The pawns' squares on the first and last ranks are
+/// not coded (zero). No allocation and no floating point: `no_std` as the engine is.
+pub struct FirstLayerDecoder<'a> {
+    ks: &'a [u8],
+    offsets: &'a [u8],
+    stream: &'a [u8],
+    at: usize,
+    range: u32,
+    code: u32,
+}
+
+/// `theta_k` in 1/65536.
+const fn coded_theta(k: usize) -> u64 {
+    const FRACTION: [u64; 4] = [65536, 55109, 46341, 38968];
+    65536 - (FRACTION[k & 3] >> (k >> 2))
+}
+
+/// The frequency of residual 0 under `k`, in 1/65536 of a count: `2^16 (1 - theta) / (1 + theta)`.
+const fn coded_first(k: usize) -> u64 {
+    let t = coded_theta(k);
+    (((65536 - t) << 16) / (65536 + t)) << 16
+}
+
+/// The frequency of the residual of zigzag index `z` (0, -1, 1, -2, 2, ...), `g` that of
+/// the one before in 1/65536 of a count (from [`coded_first`]), decayed by theta on each
+/// new magnitude.
+const fn coded_frequency(g: &mut u64, k: usize, z: usize) -> u32 {
+    if z & 1 != 0 {
+        *g = (*g * coded_theta(k)) >> 16;
+    }
+    let f = (*g >> 16) as u32;
+    if f > 1 { f } else { 1 }
+}
+
+/// The sum of the 256 residuals' frequencies under each `k`, computed at compile time.
+const CODED_TOTALS: [u32; CODED_KS] = {
+    let mut totals = [0u32; CODED_KS];
+    let mut k = 0;
+    while k < CODED_KS {
+        let mut g = coded_first(k);
+        let mut z = 0;
+        while z < 256 {
+            totals[k] += coded_frequency(&mut g, k, z);
+            z += 1;
+        }
+        k += 1;
+    }
+    totals
+};
+
+impl<'a> FirstLayerDecoder<'a> {
+    /// Ready to decode the `neurons` neurons of `coded`, in order.
+    pub fn new(coded: &'a [u8], neurons: usize) -> Self {
+        let (ks, rest) = coded.split_at(12 * neurons);
+        let (offsets, stream) = rest.split_at(6);
+        let code = u32::from_be_bytes([stream[0], stream[1], stream[2], stream[3]]);
+        FirstLayerDecoder { ks, offsets, stream, at: 4, range: u32::MAX, code }
+    }
+
+    /// Decodes neuron `n`'s 768 weights into `out`, feature by feature.
+    pub fn neuron(&mut self, n: usize, out: &mut [i8; INPUTS]) {
+        let mut residual = [0i32; INPUTS];
+        for f in 0..INPUTS {
+            let sq = f % 64;
+            out[f] = 0;
+            if (f / 64) % 6 == 0 && !(8..56).contains(&sq) {
+                continue; // a pawn on the first or last rank: never a feature
+            }
+            let (left, below) = (sq % 8 != 0, sq >= 8);
+            let activity =
+                if left { residual[f - 1].abs() } else { 0 } + if below { residual[f - 8].abs() } else { 0 };
+            let bucket = ACTIVITY_EDGES.iter().filter(|&&e| activity >= e).count();
+            let k = (i32::from(self.ks[12 * n + f / 64]) + i32::from(self.offsets[bucket] as i8))
+                .clamp(0, CODED_KS as i32 - 1) as usize;
+            // The symbol: the one whose cumulative frequencies hold code / (range / total).
+            let r = self.range / CODED_TOTALS[k];
+            let v = self.code / r;
+            let (mut g, mut cum, mut z) = (coded_first(k), 0u32, 0usize);
+            let mut freq = coded_frequency(&mut g, k, 0);
+            while cum + freq <= v {
+                cum += freq;
+                z += 1;
+                freq = coded_frequency(&mut g, k, z);
+            }
+            self.code -= r * cum;
+            self.range = r * freq;
+            while self.range < 1 << 24 {
+                self.range <<= 8;
+                self.code = self.code << 8 | u32::from(self.stream.get(self.at).copied().unwrap_or(0));
+                self.at += 1;
+            }
+            let res = if z & 1 != 0 { -((z as i32 + 1) >> 1) } else { z as i32 >> 1 };
+            residual[f] = res;
+            let (l, b) =
+                (if left { i32::from(out[f - 1]) } else { 0 }, if below { i32::from(out[f - 8]) } else { 0 });
+            let guess = match (left, below) {
+                (true, true) => (l + b) >> 1,
+                _ => l + b,
+            };
+            out[f] = (guess + res) as u8 as i8;
+        }
+    }
 }
 
 /// Output weights `k` (after [`decode_rows`]): bucket `k / 2`, the side to move's for even
