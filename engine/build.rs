@@ -28,7 +28,7 @@ fn main() {
     // The net's name for `id name`: its file name without the extension (`gen11`).
     let name = net.file_stem().map_or_else(|| "net".into(), |s| s.to_string_lossy().into_owned());
     println!("cargo:rustc-env=MINNOW_NET_NAME={name}");
-    // The experiment of the `weight-coding` branch: `MINNOW_CODED=path` embeds that file, the
+    // `MINNOW_CODED=path` (docs/nets.md, weight coding) embeds that file, the
     // net's first layer range-coded (tools/reports/weight_coding.py --write-coded), in place
     // of the layer, which the engine decodes at start-up (`cfg(coded_net)`).
     println!("cargo:rustc-check-cfg=cfg(coded_net)");

@@ -373,6 +373,28 @@ mod nnue {
         assert!(plies > 5000, "only {plies} plies checked");
     }
 
+    /// The range-coded first layer (`nets/gen14.coded`, tools/reports/weight_coding.py
+    /// `--write-coded`; a build with `MINNOW_CODED` embeds it) decodes to gen14's first layer
+    /// exactly, every weight of every neuron.
+    #[test]
+    fn the_coded_first_layer_decodes_to_gen14s() {
+        use minnow::nnue::{FirstLayerDecoder, HEADER_BYTES, INPUTS};
+        let root = env!("CARGO_MANIFEST_DIR");
+        let net = std::fs::read(format!("{root}/nets/gen14.nnue")).unwrap();
+        let coded = std::fs::read(format!("{root}/nets/gen14.coded")).unwrap();
+        let stored = usize::from(u16::from_le_bytes([net[4], net[5]]));
+        let mut decoder = FirstLayerDecoder::new(&coded, stored);
+        let mut column = [0i8; INPUTS];
+        for n in 0..stored {
+            decoder.neuron(n, &mut column);
+            let mut w = 0i8;
+            for (f, &delta) in net[HEADER_BYTES + n * INPUTS..][..INPUTS].iter().enumerate() {
+                w = w.wrapping_add(delta as i8);
+                assert_eq!(column[f], w, "neuron {n}, feature {f}");
+            }
+        }
+    }
+
     /// The engine's integer evaluation matches the trainer's forward pass in floats over
     /// the exported weights, on held-out positions (the check file beside the embedded net,
     /// e.g. nets/gen8.check.txt, written by the trainer with it): within 2 cp on every

@@ -43,7 +43,7 @@ LZMA finds across blobs) and the bits each first-layer weight costs, for:
   and largest difference in centipawns.
 
 `--write-coded NET OUT` writes the best lossless form's blob (`encode_blob`), which the
-engine's decoder (engine/src/nnue.rs, `decode_first_layer` on the `weight-coding` branch)
+engine's decoder (engine/src/nnue.rs, `FirstLayerDecoder`, built in with `MINNOW_CODED`)
 reads: parameters, then the range-coded stream.
 
 On gen14 (2026-12-07): today's first layer 29,894 B through LZMA (4.32 bits a weight). The
