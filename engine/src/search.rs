@@ -22,7 +22,7 @@
 use crate::board::Position;
 use crate::eval_weights::PIECE_VALUE;
 use crate::history::{Continuation, ContinuationHistory, Histories, history_bonus};
-use crate::movegen::legal_move_list;
+use crate::movegen::{is_legal, legal_move_list};
 use crate::movepick::MovePicker;
 #[cfg(feature = "nnue")]
 use crate::nnue::Accumulator;
@@ -548,6 +548,17 @@ impl Searcher {
                 && !self.time.timed
             {
                 self.limits.infinite = true;
+            }
+        }
+        // A move played without a second one (step 0's, cut short in its re-search, or a
+        // line that ended at the child): the table's move after it, if legal there, is the
+        // one to ponder on, so that a ponderhit can still come.
+        if result.ponder == Move::NONE && result.best != Move::NONE {
+            let child = pos.after(result.best);
+            if let Some(h) = self.tt.probe(child.key(), 1)
+                && is_legal(&child, h.mv)
+            {
+                result.ponder = h.mv;
             }
         }
         self.finish(host);
