@@ -88,10 +88,23 @@ def unpack(archive: Path, into: Path) -> Path:
     return into / "main.py"
 
 
+def pondered_move(inner) -> str | None:
+    """The move an adapter ponders on after its call returned, read from its module's state
+    (measurement only): minnow's adapter keeps it as `pondering`, KaggleFish's agent as its
+    engine's `ponder`. "?" when the adapter keeps neither."""
+    for value in list(getattr(inner, "__globals__", {}).values()):
+        for name in ("pondering", "ponder"):
+            if not isinstance(value, type) and hasattr(value, name) and hasattr(value, "__dict__"):
+                move = getattr(value, name)
+                return move if isinstance(move, str) or move is None else "?"
+    return "?"
+
+
 def with_latency(main_py: Path, latency_ms: float, spike_p: float = 0.0, spike_ms: float = 0.0, seed: int = 0):
-    """Our agent as the harness would load it (exec of main.py in the first call), with a
+    """An agent as the harness would load it (exec of main.py in the first call), with a
     simulated round trip added to every call: `latency_ms`, or `spike_ms` with probability
-    `spike_p`. The agent's `moves` lists (hiccup?, our own time in s) for every call."""
+    `spike_p`. The agent's `moves` lists (hiccup?, own time in s) for every call, and its
+    `calls` (own time in s, the opponent's last move, the move, the move it then ponders on)."""
     from kaggle_environments.agent import get_last_callable
 
     inner = None
@@ -106,12 +119,16 @@ def with_latency(main_py: Path, latency_ms: float, spike_p: float = 0.0, spike_m
         start = time.perf_counter()
         if inner is None:
             inner = get_last_callable(source, path=str(main_py))
-        move = inner(obs, config)
-        agent.moves.append((spike, time.perf_counter() - start))
+        # As the harness calls an agent: with as many of (obs, config) as it takes.
+        move = inner(*(obs, config)[: inner.__code__.co_argcount]) if hasattr(inner, "__code__") else inner(obs, config)
+        own = time.perf_counter() - start
+        agent.moves.append((spike, own))
+        agent.calls.append((round(own, 4), obs.lastMove or "", move, pondered_move(inner)))
         time.sleep(ms / 2000)
         return move
 
     agent.moves = []
+    agent.calls = []
     return agent
 
 
@@ -353,7 +370,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
     folder = work / f"game{index}"
     main_py = unpack(Path(args.submission), folder)
     spike_p, spike_ms = args.spikes
-    if args.latency or spike_p:
+    if args.latency or spike_p or args.ponder_log:
         ours = with_latency(main_py, args.latency, spike_p, spike_ms, seed=args.seed * 1000 + index)
     else:
         ours = str(main_py)
@@ -361,6 +378,8 @@ def play(args, index: int, opponent, work: Path) -> dict:
     their_folder = work / f"opponent{index}"
     if isinstance(opponent, Submission):
         theirs = str(unpack(opponent.archive, their_folder))
+        if args.ponder_log:
+            theirs = with_latency(Path(theirs), 0.0)
     elif not isinstance(opponent, str):
         opponent.new_game()
     env = harness_env(seed)
@@ -419,6 +438,7 @@ def play(args, index: int, opponent, work: Path) -> dict:
         "spike_count": sum(spike for spike, _ in ours.moves) if callable(ours) else 0,
         "after_spike": after_spike(ours.moves) if callable(ours) else ([], []),
         "recovery": recovery(ours.moves) if callable(ours) else None,
+        "calls": [getattr(agent, "calls", None) for agent in (ours, theirs)],
     }
     if index == 0 and args.html:
         Path(args.html).write_text(env.render(mode="html"))
@@ -478,6 +498,9 @@ def main() -> int:
     ap.add_argument("--curve", default=str(ROOT / "target/arena/bank"), metavar="PREFIX",
                     help="write the bank curve (bank left against our move number) to PREFIX.csv and PREFIX.svg")
     ap.add_argument("--json", metavar="FILE", help="also write each game's figures (result, bank, RSS, slowest move) as JSON")
+    ap.add_argument("--ponder-log", action="store_true",
+                    help="record every call of both adapters (own time, the move each then ponders on) and both banks "
+                         "in --json, for tools/reports/ponder_picture.py")
     args = ap.parse_args()
     quiet_engine_logs()
     for path in (args.pgn, args.html, args.curve):
@@ -591,7 +614,9 @@ def main() -> int:
           f"peak_rss_kib={'unmeasured' if peak is None else peak} max_move_ms={1000 * max(times, default=0):.0f}")
     if args.json:
         keep = ("index", "seed", "us", "points", "reason", "plies", "min_overage", "peak_kib", "spike_count")
-        games = [{**{k: r[k] for k in keep}, "max_move_ms": round(1000 * max(r["times"], default=0))}
+        games = [{**{k: r[k] for k in keep}, "max_move_ms": round(1000 * max(r["times"], default=0)),
+                  **({"calls": r["calls"], "banks": r["banks"], "their_banks": r["their_banks"]}
+                     if args.ponder_log else {})}
                  for r in records]
         Path(args.json).write_text(json.dumps({"opponent": args.name, "latency": args.latency,
                                                "spikes": list(args.spikes), "games": games}) + "\n")

@@ -575,6 +575,60 @@ def test_bank_curve_medians_and_the_minimum_of_games(tmp_path):
     assert "move 1: 10.00 s (6)" in bank.summary(rows)
 
 
+def test_ponder_picture_pairs_each_move_with_the_opponents_time_and_hit(tmp_path):
+    import ponder_picture
+
+    # White (first) calls: (own s, opponent's last move, move, pondered after). White
+    # ponders e7e5 after e2e4 and Black plays it (a hit, Black's 0.3 s received); then it
+    # ponders b8c6 but Black plays g8f6 (a miss). Black ponders on nothing after its first move.
+    white = [[0.5, "", "e2e4", "e7e5"], [0.2, "e7e5", "g1f3", "b8c6"], [0.4, "g8f6", "f1c4", None]]
+    black = [[0.3, "e2e4", "e7e5", None], [0.25, "g1f3", "g8f6", "f1c4"], [0.1, "f1c4", "f8c5", None]]
+    rows = ponder_picture.side_moves(white, black, True, [9.6, 9.5, 9.2])
+    assert [r["hit"] for r in rows] == [None, True, False]
+    assert [r["received"] for r in rows] == [None, 0.3, 0.25]
+    assert ponder_picture.effective(rows[1]) == pytest.approx(0.5) and ponder_picture.effective(rows[2]) == 0.4
+    theirs = ponder_picture.side_moves(black, white, False, [9.8, 9.6, 9.6])
+    # Black's 2nd move: it pondered on nothing (0 received, a miss); its 3rd: f1c4 was pondered, a hit.
+    assert [r["hit"] for r in theirs] == [None, False, True]
+    assert [r["received"] for r in theirs] == [None, 0.0, 0.4]
+    data = {"opponent": "submission kf.tar.gz", "games": [
+        {"index": 0, "calls": [white, black], "banks": [9.6, 9.5, 9.2], "their_banks": [9.8, 9.6, 9.6]}]}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data))
+    name, games = ponder_picture.load(path)
+    assert name == "submission kf.tar.gz" and games[0][0] == rows and games[0][1] == theirs
+    assert "| 1-20 | minnow | 400 ms |" in ponder_picture.table(("minnow", "kf"), games)
+    data["games"][0]["calls"][1] = None
+    path.write_text(json.dumps(data))
+    with pytest.raises(SystemExit):
+        ponder_picture.load(path)
+
+
+def test_arena_reads_the_pondered_move_of_either_adapter():
+    import arena
+
+    class Ours:
+        def __init__(self, move):
+            self.pondering = move
+
+        def ponder(self):  # a method of that name must not be taken for the move
+            pass
+
+    class Theirs:
+        def __init__(self, move):
+            self.ponder = move
+
+    def agent_with(state):
+        scope = {"state": state, "os": sys}
+        exec("def agent(obs):\n    return None", scope)
+        return scope["agent"]
+
+    assert arena.pondered_move(agent_with(Ours("e7e5"))) == "e7e5"
+    assert arena.pondered_move(agent_with(Ours(None))) is None
+    assert arena.pondered_move(agent_with(Theirs("g8f6"))) == "g8f6"
+    assert arena.pondered_move(agent_with(object())) == "?"
+
+
 def test_bank_curve_from_a_kaggle_clock_match_pgn():
     import bank
 

@@ -83,28 +83,30 @@ def read_csv(path: Path):
                 for r in csv.DictReader(f)]
 
 
-def svg(series: dict[str, list], title: str) -> str:
-    """A line plot of each series' median with its p10..p90 band; x: our move, y: bank (s)."""
+def svg(series: dict[str, list], title: str, max_bank: float = 10.0, y_step: float = 2.0,
+        y_label: str = "bank left (s)") -> str:
+    """A line plot of each series' median with its p10..p90 band; x: our move, y: bank (s),
+    or any other per-move figure on a scale of 0..`max_bank` (ticks every `y_step`)."""
     width, height, left, right, top, bottom = 720, 400, 56, 16, 36, 44
     max_move = max((rows[-1][0] for rows in series.values() if rows), default=1)
     max_move = max(10, -(-max_move // 10) * 10)
-    max_bank = 10.0
     x = lambda m: left + (width - left - right) * m / max_move  # noqa: E731
     y = lambda b: top + (height - top - bottom) * (1 - min(b, max_bank) / max_bank)  # noqa: E731
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>']
-    for b in range(0, 11, 2):
+    for i in range(round(max_bank / y_step) + 1):
+        b = i * y_step
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(b):.1f}" y2="{y(b):.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y(b) + 4:.1f}" text-anchor="end">{b}</text>')
+        out.append(f'<text x="{left - 6}" y="{y(b) + 4:.1f}" text-anchor="end">{b:g}</text>')
     step = 10 if max_move <= 100 else 20
     for m in range(0, max_move + 1, step):
         out.append(f'<line x1="{x(m):.1f}" x2="{x(m):.1f}" y1="{top}" y2="{height - bottom}" stroke="#eee"/>')
         out.append(f'<text x="{x(m):.1f}" y="{height - bottom + 16}" text-anchor="middle">{m}</text>')
     out.append(f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle">our move number</text>')
     out.append(f'<text x="14" y="{height / 2}" text-anchor="middle" '
-               f'transform="rotate(-90 14 {height / 2})">bank left (s)</text>')
+               f'transform="rotate(-90 14 {height / 2})">{y_label}</text>')
     for i, (name, rows) in enumerate(series.items()):
         colour = COLOURS[i % len(COLOURS)]
         if not rows:
