@@ -136,12 +136,6 @@ tunables! {
     ASPIRATION_DELTA: i32 = 9, 5..=60;
     /// ... until it exceeds this, when the window opens fully.
     ASPIRATION_MAX_DELTA: i32 = 800, 200..=2000;
-    /// The window centred on a running average of the iterations' scores, (2 s + average)
-    /// / 3, as KaggleFish centres it, instead of the last score (0: off). Not yet proven:
-    /// against KaggleFish, paired by opening, +3.75 ± 2.24 (se) points at 20,000 nodes,
-    /// +1.25 ± 3.66 at 80,000, +2.50 ± 3.20 at 320,000 (docs/search.md); on only after a
-    /// match at the clock.
-    ASPIRATION_AVERAGE: i32 = 0, 0..=1;
 
     /// Razoring: quiescence decides below alpha - RAZOR_BASE - RAZOR_PER_DEPTH2 * depth².
     RAZOR_BASE: i32 = 94, 0..=400;

@@ -408,7 +408,6 @@ impl Searcher {
 
         let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         let mut score = 0;
-        let mut average = 0;
         let mut stability = 0;
         'deepening: for depth in 1..=max_depth {
             self.root_nodes.fill(0);
@@ -430,9 +429,8 @@ impl Searcher {
                 // more; on failure widen the failing side, delta growing by a quarter and 2 cp,
                 // and search the iteration again (a ply shallower after each fail high).
                 let mut delta = tp!(ASPIRATION_DELTA);
-                let centre = if tp!(ASPIRATION_AVERAGE) > 0 && line == 0 { average } else { score };
                 let (mut alpha, mut beta) = if depth >= tp!(ASPIRATION_MIN_DEPTH) {
-                    ((centre - delta).max(-INFINITY), (centre + delta).min(INFINITY))
+                    ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
                 } else {
                     (-INFINITY, INFINITY)
                 };
@@ -488,7 +486,6 @@ impl Searcher {
                     continue;
                 }
                 score = s;
-                average = if depth == 1 { s } else { (2 * s + average) / 3 };
                 self.root_pv = self.pv[0];
                 self.root_pv_len = self.pv_len[0];
                 result.best = self.pv[0][0];
