@@ -604,6 +604,27 @@ def test_ponder_picture_pairs_each_move_with_the_opponents_time_and_hit(tmp_path
         ponder_picture.load(path)
 
 
+def test_cp_loss_scores_each_move_from_the_positions_around_it():
+    import io
+
+    import chess.pgn
+    import cp_loss
+
+    game = chess.pgn.read_game(io.StringIO('[White "m"]\n[Black "o"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'))
+    boards = cp_loss.positions(game)
+    assert len(boards) == 8 and cp_loss.by_rules(boards[-1]) == -cp_loss.CLIP
+    # Side-to-move scores: level until Nf6 (Black then faces mate: White to move +1000).
+    judged = {b.fen(): 0 for b in boards}
+    judged[boards[6].fen()] = cp_loss.CLIP
+    judged[boards[7].fen()] = cp_loss.by_rules(boards[7])
+    rows = cp_loss.losses(game, judged)
+    assert [name for name, _, _ in rows] == ["m", "o"] * 3 + ["m"]
+    assert [loss for _, _, loss in rows] == [0, 0, 0, 0, 0, 1000, 0]  # only Nf6 lost; mate kept +1000
+    assert rows[0][1] == 32 and cp_loss.bucket(32) == ">= 24 men" and cp_loss.bucket(12) == "<= 12 men"
+    table = cp_loss.report(rows, "m")
+    assert "| m | 0.0 cp (4; 0.0% >= 50) |" in table and "| opponents | 333.3 cp (3; 33.3% >= 50) |" in table
+
+
 def test_arena_reads_the_pondered_move_of_either_adapter():
     import arena
 
