@@ -104,7 +104,7 @@ impl MovePicker {
         p.quiescence = !in_check;
         p.skip_quiets = !in_check;
         p.quiet_checks = quiet_checks && !in_check;
-        if p.quiescence && !tt_move.is_noisy() {
+        if p.quiescence && !tt_move.is_noisy() && tp!(QS_TT_QUIET) == 0 {
             p.tt_move = Move::NONE;
         }
         p

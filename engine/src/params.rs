@@ -234,6 +234,16 @@ tunables! {
     /// Quiescence: when the stand pat plus the delta margin is below alpha, a capture must
     /// win this much by SEE (0: off).
     QS_SEE_FUTILITY: i32 = 31, 0..=200;
+    /// Lead: a quiet TT move searched in quiescence (0: off).
+    QS_TT_QUIET: i32 = 0, 0..=1;
+    /// Lead: once a score is held, a move losing more than this by SEE skipped (0: off).
+    QS_SEE_FLOOR: i32 = 0, 0..=300;
+    /// Lead: once a score is held, a quiet move with negative continuation history one and two plies back skipped.
+    QS_CONT_PRUNE: i32 = 0, 0..=1;
+    /// Lead: from this quiescence ply on only recaptures (0: off).
+    QS_RECAPTURE_PLY: i32 = 0, 0..=10;
+    /// Lead: quiescence writes its move into the ply stack (0: off).
+    QS_STACK: i32 = 0, 0..=1;
     /// Negative extension of a TT move that is not singular but whose bound reaches beta.
     SE_NEGATIVE: i32 = 3, 0..=3;
 

@@ -21,7 +21,7 @@
 
 use crate::board::Position;
 use crate::eval_weights::PIECE_VALUE;
-use crate::history::{Continuation, ContinuationHistory, Histories, history_bonus};
+use crate::history::{Continuation, ContinuationHistory, Histories, history_bonus, mover};
 use crate::movegen::{is_legal, legal_move_list};
 use crate::movepick::MovePicker;
 #[cfg(feature = "nnue")]
@@ -1468,7 +1468,12 @@ impl Searcher {
         let mut picker = MovePicker::new_quiescence(hit.map_or(Move::NONE, |h| h.mv), in_check, qdepth == 0);
         let mut best_move = Move::NONE;
         let mut moves = 0;
+        let prev_to = self.stack[ply.saturating_sub(1)].mv.to();
         while let Some(m) = picker.next(pos, &self.histories) {
+            if tp!(QS_RECAPTURE_PLY) > 0 && !in_check && -qdepth >= tp!(QS_RECAPTURE_PLY) && m.to() != prev_to
+            {
+                continue;
+            }
             moves += 1;
             // Pruning, of moves that do not check (KaggleFish's forms): past the first few
             // moves; a capture that even winning its piece leaves below alpha (delta); with
@@ -1497,6 +1502,25 @@ impl Searcher {
                     best_score = best_score.max(floor);
                     continue;
                 }
+            }
+            if best_score > -MATE_BOUND {
+                if tp!(QS_SEE_FLOOR) > 0 && !pos.see_ge(m, -tp!(QS_SEE_FLOOR)) {
+                    continue;
+                }
+                if tp!(QS_CONT_PRUNE) > 0 && !m.is_noisy() {
+                    let piece = mover(pos, m).index();
+                    let entry = |back: usize| {
+                        self.move_before(ply, back)
+                            .map_or(-1, |p| self.histories.continuation.0[p][piece][m.to().index()])
+                    };
+                    if entry(1) < 0 && entry(2) < 0 {
+                        continue;
+                    }
+                }
+            }
+            if tp!(QS_STACK) > 0 {
+                self.stack[ply].mv = m;
+                self.stack[ply].piece = pos.piece_on(m.from()).map_or(0, |p| p.index());
             }
             let child = self.child(pos, ply, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth - 1, host);
