@@ -607,6 +607,7 @@ def test_ponder_picture_pairs_each_move_with_the_opponents_time_and_hit(tmp_path
 def test_cp_loss_scores_each_move_from_the_positions_around_it():
     import io
 
+    import chess.engine
     import chess.pgn
     import cp_loss
 
@@ -623,6 +624,9 @@ def test_cp_loss_scores_each_move_from_the_positions_around_it():
     assert rows[0][1] == 32 and cp_loss.bucket(32) == ">= 24 men" and cp_loss.bucket(12) == "<= 12 men"
     table = cp_loss.report(rows, "m")
     assert "| m | 0.0 cp (4; 0.0% >= 50) |" in table and "| opponents | 333.3 cp (3; 33.3% >= 50) |" in table
+    # A mate at any distance is judged as the clip itself (move_quality's rule, shared).
+    mate_in_3 = chess.engine.PovScore(chess.engine.Mate(3), chess.WHITE)
+    assert cp_loss.judged_cp(mate_in_3, chess.WHITE) == cp_loss.CLIP == -cp_loss.judged_cp(mate_in_3, chess.BLACK)
 
 
 def test_arena_reads_the_pondered_move_of_either_adapter():

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import os
 import sys
 import threading
 from pathlib import Path
@@ -30,19 +29,15 @@ import chess
 import chess.engine
 import chess.pgn
 
-DATA = Path(os.environ.get("MINNOW_DATA", Path.home() / ".local" / "share" / "minnow"))
-CLIP = 1000
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from move_quality import CLIP, DATA, judged_cp  # noqa: E402  (one rule for a judged score)
+
 BUCKETS = ((24, 32, ">= 24 men"), (13, 23, "13-23 men"), (0, 12, "<= 12 men"))
 
 
 def bucket(men: int) -> str:
     """The label of the bucket `men` falls in."""
     return next(label for low, high, label in BUCKETS if low <= men <= high)
-
-
-def clipped(score: chess.engine.PovScore, turn: chess.Color) -> int:
-    """The score for the side to move, clipped; a mate counts as the clip."""
-    return max(-CLIP, min(CLIP, score.pov(turn).score(mate_score=CLIP)))
 
 
 def by_rules(board: chess.Board) -> int | None:
@@ -112,7 +107,7 @@ class Judge:
             return ruled
         # A new `game` each time: python-chess sends ucinewgame, a cleared state per position.
         info = self.engine().analyse(board, chess.engine.Limit(depth=self.depth), game=object())
-        return clipped(info["score"], board.turn)
+        return judged_cp(info["score"], board.turn)
 
     def judge(self, boards: list[chess.Board]) -> dict[str, int]:
         todo = {b.fen(): b for b in boards if b.fen() not in self.known}
