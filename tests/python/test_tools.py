@@ -1308,3 +1308,31 @@ def test_the_data_manifest_keeps_whole_known_chunks_and_deletes_the_rest(tmp_pat
     assert sorted(p.name for p in (run / "raw").iterdir()) == ["0-0.bin"]
     lines = book.read_text().splitlines()
     assert [line.split("\t")[:4] for line in lines] == [["0-0.bin", "100", "abc", "2"], ["0-2.bin", "102", "abc", "3"]]
+
+
+def test_paired_compares_two_runs_opening_by_opening(tmp_path):
+    import paired
+
+    def pgn(rounds_results):
+        return "".join(f'[Round "{r}"]\n[White "{w}"]\n[Black "{b}"]\n[Result "{res}"]\n\n{res}\n\n'
+                       for r, w, b, res in rounds_results)
+
+    # A: +1 point on opening 1 (won both where B drew both), the same points on 2 and 3 (other
+    # games' results); opening 4 only A played.
+    a = tmp_path / "a.pgn"
+    a.write_text(pgn([("1.1", "cand", "kf", "1-0"), ("1.2", "kf", "cand", "0-1"), ("2.1", "cand", "kf", "1/2-1/2"),
+                      ("2.2", "kf", "cand", "1-0"), ("3.1", "cand", "kf", "0-1"), ("3.2", "kf", "cand", "1/2-1/2"),
+                      ("4.1", "cand", "kf", "1-0")]))
+    b = tmp_path / "b.pgn"
+    b.write_text(pgn([("1.1", "main", "kf", "1/2-1/2"), ("1.2", "kf", "main", "1/2-1/2"), ("2.1", "main", "kf", "0-1"),
+                      ("2.2", "kf", "main", "1/2-1/2"), ("3.1", "main", "kf", "1/2-1/2"), ("3.2", "kf", "main", "1-0")]))
+    r = paired.compare(paired.by_opening([a], {"cand"}), paired.by_opening([b], {"main"}))
+    assert (r["openings"], r["games"], r["left_out"], r["same"]) == (3, 6, 1, 2)
+    assert r["a"] == pytest.approx(50.0) and r["b"] == pytest.approx(100 * 2 / 6)
+    # Differences by opening +1, 0, 0 points over two games: mean 1/6 a game; the openings'
+    # standard deviation sqrt(1/3), so the mean's se 1/3 an opening, 1/6 a game.
+    assert r["diff"] == pytest.approx(100 / 6) and r["se"] == pytest.approx(100 / 6)
+    assert r["elo"] > 0 and r["err"] > 0
+    with pytest.raises(paired.PairError):
+        paired.by_opening([a], {"main"})
+    assert paired.main(["--engine", "cand", "--engine", "main", "--a", str(a), "--b", str(b)]) == 0
