@@ -884,12 +884,16 @@ impl Searcher {
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
-        let key = pos.key();
+        // A singular-extension search keeps its own entries under another key, so that its
+        // partial result never stands for the node's, and it runs without the TT move, with
+        // internal iterative reduction and ProbCut as any node (KaggleFish's form).
+        let key = pos.key() ^ u64::from(excluded.raw()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let hit = self.tt.probe(key, ply);
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         // On the principal variation now or when the entry was stored (step 13).
-        let mut tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        let mut tt_pv =
+            if excluded == Move::NONE { pv_node || hit.is_some_and(|h| h.pv) } else { self.stack[ply].tt_pv };
         self.stack[ply].tt_pv = tt_pv;
         self.stack[ply + 1].tt_pv = false;
         if ply + 2 <= MAX_PLY {
@@ -901,7 +905,6 @@ impl Searcher {
         self.tt_hit_avg = self.tt_hit_avg - self.tt_hit_avg / 4096 + if hit.is_some() { 16 } else { 0 };
         if let Some(h) = hit
             && !pv_node
-            && excluded == Move::NONE
             && h.depth > depth - (h.score <= beta) as i32
             && h.cuts_off(alpha, beta)
             && pos.halfmove_clock() < TT_CUT_MAX_HALFMOVES
@@ -998,7 +1001,8 @@ impl Searcher {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
-
+        }
+        if !pv_node && !in_check {
             // Step 9a. ProbCut: a capture whose reduced search beats beta by a margin.
             // (KaggleFish's forms as one bundle, +110 Elo)
             let pc_beta = beta + tp!(PROBCUT_MARGIN) - tp!(PROBCUT_IMPROVING) * improving as i32;
@@ -1011,7 +1015,7 @@ impl Searcher {
                 while tries > 0
                     && let Some(m) = picker.next(pos, &self.histories)
                 {
-                    if !pos.see_ge(m, pc_beta - static_eval) {
+                    if m == excluded || !pos.see_ge(m, pc_beta - static_eval) {
                         continue;
                     }
                     tries -= 1;
@@ -1046,7 +1050,7 @@ impl Searcher {
 
         // Step 10. Internal iterative reduction: without a TT move this node was never
         // searched well; search it shallower first (KaggleFish's forms as one bundle, +110 Elo).
-        if tt_move == Move::NONE && excluded == Move::NONE {
+        if tt_move == Move::NONE {
             if pv_node && depth >= tp!(IIR_PV_DEPTH) {
                 depth -= 2;
             } else if cut_node && depth >= tp!(IIR_CUT_DEPTH) {
