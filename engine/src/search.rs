@@ -264,6 +264,19 @@ const fn lmr_plies(depth: u32, moves: u32, base: i32, divisor: i32) -> u8 {
     plies * 2 + (raw > LMR_IMPROVING_FROM) as u8
 }
 
+/// The TT's key for `pos`: the position's own, changed every 8 plies of the fifty-move clock
+/// from its 14th, so that a score from far before the fifty-move draw is not taken for one
+/// close to it (KaggleFish's form).
+#[inline(always)]
+fn tt_key(pos: &Position) -> u64 {
+    let clock = pos.halfmove_clock();
+    if clock < 14 {
+        pos.key()
+    } else {
+        pos.key() ^ u64::from((clock - 6) / 8).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
 /// The late-move reduction of the `moves`-th move at `depth`, from `table` (computed from
 /// the current `LMR_BASE` and `LMR_DIVISOR` in `tune` builds).
 #[inline(always)]
@@ -552,7 +565,7 @@ impl Searcher {
         // one to ponder on, so that a ponderhit can still come.
         if result.ponder == Move::NONE && result.best != Move::NONE {
             let child = pos.after(result.best);
-            if let Some(h) = self.tt.probe(child.key(), 1)
+            if let Some(h) = self.tt.probe(tt_key(&child), 1)
                 && is_legal(&child, h.mv)
             {
                 result.ponder = h.mv;
@@ -884,7 +897,7 @@ impl Searcher {
 
         // Step 6. Transposition table: cut off at non-PV nodes with a deep enough bound,
         // and take its move to search first.
-        let key = pos.key();
+        let key = tt_key(pos);
         let hit = self.tt.probe(key, ply);
         stats!(self.stats.probe(hit.is_some()));
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -1428,7 +1441,7 @@ impl Searcher {
             return DRAW;
         }
 
-        let key = pos.key();
+        let key = tt_key(pos);
         let hit = self.tt.probe(key, ply);
         if let Some(h) = hit
             && beta - alpha == 1
