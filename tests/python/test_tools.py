@@ -1336,3 +1336,7 @@ def test_paired_compares_two_runs_opening_by_opening(tmp_path):
     with pytest.raises(paired.PairError):
         paired.by_opening([a], {"main"})
     assert paired.main(["--engine", "cand", "--engine", "main", "--a", str(a), "--b", str(b)]) == 0
+    # With a FEN header the start position is the key, whatever the Round (other seeds' files).
+    fen = tmp_path / "fen.pgn"
+    fen.write_text('[Round "7.1"]\n[White "cand"]\n[Black "kf"]\n[Result "1-0"]\n[FEN "8/8/8/8/8/8/8/K1k5 w - - 0 1"]\n\n1-0\n\n')
+    assert dict(paired.by_opening([fen], {"cand"})) == {"8/8/8/8/8/8/8/K1k5 w - - 0 1": [1.0]}

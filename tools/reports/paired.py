@@ -6,9 +6,10 @@ same opponent).
     .venv/bin/python tools/reports/paired.py --engine minnow \\
         --a cand-3000.pgn cand-3500.pgn --b main-3000.pgn main-3500.pgn
 
-Each run's games are keyed by opening as pool.py pairs them: `match.py` names an opening's
-two games Round "N.1" and "N.2", `arena.py` gives both the opening's seed as Round; runs
-with the same `--seed` (and game count) play the same openings under the same keys. For
+Each game is keyed by its opening, the start position (the FEN header both tools write),
+or without one as pool.py pairs games: `match.py` names an opening's two games Round "N.1"
+and "N.2", `arena.py` gives both the opening's seed as Round. Runs with the same `--seed`
+(and game count) play the same openings, so several seeds' files pool on each side. For
 every opening that both A and B played equally often, the difference of their points there
 is one sample; the mean difference per game, its standard error over openings, and the Elo
 difference it stands for (at the two runs' mean score, by the logistic curve's slope there,
@@ -58,7 +59,8 @@ def by_opening(paths: list[Path], engines: set[str]) -> dict[str, list[float]]:
             if (white in engines) == (black in engines) or result not in POINTS:
                 raise PairError(f"{path}: game {number}: not one of {sorted(engines)} against another engine "
                                 f"with a result ({white!r}, {black!r}, {result!r})")
-            out[headers.get("Round", "").split(".")[0]].append(POINTS[result][0 if white in engines else 1])
+            key = headers.get("FEN") or "round " + headers.get("Round", "").split(".")[0]
+            out[key].append(POINTS[result][0 if white in engines else 1])
     return out
 
 
