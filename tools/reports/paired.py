@@ -34,9 +34,9 @@ from pathlib import Path
 import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from elo import score_to_elo, trinomial_elo  # noqa: E402
-
-POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from elo import Z95, score_to_elo, trinomial_elo  # noqa: E402
+from pool import POINTS  # noqa: E402  (a result's points for White and Black, as pool.py counts them)
 
 
 class PairError(Exception):
@@ -70,7 +70,8 @@ def elo_of(percent: float) -> float:
 
 
 def compare(a: dict[str, list[float]], b: dict[str, list[float]]) -> dict:
-    """The paired comparison of A and B over the openings both played equally often."""
+    """The paired comparison of A and B over the openings both played equally often (their
+    keys under "keys")."""
     common = sorted(k for k in a.keys() & b.keys() if len(a[k]) == len(b[k]))
     games = sum(len(a[k]) for k in common)
     if len(common) < 2:
@@ -87,9 +88,10 @@ def compare(a: dict[str, list[float]], b: dict[str, list[float]]) -> dict:
     return {
         "openings": len(common), "games": games, "a": score_a, "b": score_b, "diff": diff, "se": se,
         "elo": elo_of(score_a) - elo_of(score_b),
-        "err": 1.96 * se / 100 * slope,
+        "err": Z95 * se / 100 * slope,
         "left_out": len(a.keys() ^ b.keys()) + sum(1 for k in a.keys() & b.keys() if len(a[k]) != len(b[k])),
         "same": sum(1 for d in diffs if d == 0),
+        "keys": common,
     }
 
 
@@ -111,8 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     except PairError as err:
         print(f"paired.py: {err}", file=sys.stderr)
         return 2
-    common = sorted(k for k in a.keys() & b.keys() if len(a[k]) == len(b[k]))
-    apart = math.hypot(unpaired_error(a, common), unpaired_error(b, common))
+    apart = math.hypot(unpaired_error(a, r["keys"]), unpaired_error(b, r["keys"]))
     print(f"{r['openings']} openings in common ({r['games']} games a side; {r['left_out']} left out), "
           f"the same points in {r['same']}: A {r['a']:.2f}%, B {r['b']:.2f}%")
     print(f"A - B: {r['diff']:+.2f} points per 100 games (se {r['se']:.2f}); "
