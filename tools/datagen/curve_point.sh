@@ -6,10 +6,11 @@
 #   tools/datagen/curve_point.sh CHUNKS NAME      # e.g. 1000 c200: 200 M positions of run t16
 #
 # Writes $MINNOW_DATA/RUN/train/NAME.bin (the chunks, concatenated), NAMEs1 (stage 1) and
-# NAMEs2 (the net: .nnue, .ckpt, .check.txt). RUN: $RUN (t16). Two threads; idle, 200 M
-# positions take about 33 minutes. Run from anywhere; the trainer is built if missing.
+# NAMEs2 (the net: .nnue, .ckpt, .check.txt). RUN: $RUN (t16); HIDDEN: the stored neurons, each
+# with its mirrored twin ($HIDDEN, gen14's 72). Two threads; idle, 200 M positions at 72 take
+# about 33 minutes. Run from anywhere; the trainer is built if missing.
 set -eu
-[ $# -eq 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 chunks=$1 name=$2
 cd "$(dirname "$0")/../.."
 run=${MINNOW_DATA:-$HOME/.local/share/minnow}/${RUN:-t16}
@@ -22,5 +23,5 @@ cat $(cat "$run/train/$name.list") > "$run/train/$name.bin.tmp"
 mv "$run/train/$name.bin.tmp" "$run/train/$name.bin"
 [ -x target/release/train ] || cargo build --release -p minnow-dev --bin train
 T="target/release/train --data $run/train/$name.bin --score-mult 0.9 --scale 180 --threads 2"
-$T --seed 1 --lr 0.002 --epochs 8 --decay 0.02 --hidden 72 --pairs --out "$run/train/${name}s1"
+$T --seed 1 --lr 0.002 --epochs 8 --decay 0.02 --hidden "${HIDDEN:-72}" --pairs --out "$run/train/${name}s1"
 $T --seed 2 --init "$run/train/${name}s1.nnue" --lr 0.0001 --epochs 2 --decay 0.1 --out "$run/train/${name}s2"
