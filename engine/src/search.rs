@@ -794,15 +794,11 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// The child of `pos` after `m` at `ply` (`None`: the null move), its accumulators and
-    /// the move in the ply stack (deeper nodes read it as their move before, quiescence's
-    /// too: they read a stale one before 2026-12-08); the one place a node is counted: a move
-    /// made, the null move not. Quiescence needs no more; the main search adds the rest in
-    /// [`Self::make_move`].
+    /// The child of `pos` after `m` at `ply` (`None`: the null move) and its accumulators;
+    /// the one place a node is counted: a move made, the null move not. Quiescence needs
+    /// no more; the main search adds the rest in [`Self::make_move`].
     #[inline(always)]
     fn child(&mut self, pos: &Position, ply: usize, m: Option<Move>) -> Position {
-        self.stack[ply].mv = m.unwrap_or(Move::NONE);
-        self.stack[ply].piece = m.and_then(|m| pos.piece_on(m.from())).map_or(0, |p| p.index());
         let child = match m {
             Some(m) => {
                 self.nodes += 1;
@@ -818,12 +814,15 @@ impl Searcher {
         child
     }
 
-    /// Plays `m` at `ply` of the current line (`None`: the null move): the child position,
-    /// its accumulators and the move in the ply stack ([`Self::child`]), the double
-    /// extensions on the line (one more if `double`) and the child's repetition key.
+    /// Plays `m` at `ply` of the current line (`None`: the null move): the child position
+    /// and its accumulators ([`Self::child`]), the move in the ply stack (for the
+    /// histories), the double extensions on the line (one more if `double`) and the child's
+    /// repetition key.
     #[inline(always)]
     fn make_move(&mut self, pos: &Position, ply: usize, m: Option<Move>, double: bool) -> Position {
         let child = self.child(pos, ply, m);
+        self.stack[ply].mv = m.unwrap_or(Move::NONE);
+        self.stack[ply].piece = m.and_then(|m| pos.piece_on(m.from())).map_or(0, |p| p.index());
         self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + double as i32;
         self.keys[self.root_index + ply + 1] = self.rules.repetition_key(&child, false);
         child
